@@ -1,0 +1,31 @@
+# Two commands on a fresh machine with only python3 and pip:
+#   make run   - serve NovaMart (bootstraps .venv first)
+#   make test  - the whole test suite (bootstraps .venv first)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format bench install
+
+$(STAMP): pyproject.toml uv.lock scripts/install.sh
+	VENV=$(VENV) sh scripts/install.sh
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/novamart demo
+
+test: $(STAMP)
+	$(VENV)/bin/pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: $(STAMP)
+	$(PY) bench/run_all.py

@@ -1,0 +1,1 @@
+"""NovaMart: a customer-service RL environment whose policies are rule files."""

@@ -1,0 +1,138 @@
+"""Compile a Rulebook into a durable_rules ruleset (pure JSON data).
+
+The engine derives, for every condition, a ``condition`` fact with status pass or fail
+(a condition with neither is unknown: its fact was never revealed); for every policy
+whose conditions all pass, a ``grant`` fact. Negation only runs in later phases, after
+every ordinary fact has been asserted, because durable_rules does not retract an
+activation of ``none`` when a matching fact arrives later (hazard 3):
+
+- phase ``conclude``: a policy that neither passed nor failed is ``open`` (undetermined);
+- phase ``fallback``: the fallback policy's test passes when nothing is granted or open.
+
+Each rule's ``run`` names the fact its consequence asserts (``assert:{json}``), so the
+ruleset stays plain data and the host binds names to tiny closures.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from novamart.kernel.conditions import FallbackTest, FieldTest
+from novamart.kernel.facts import FACT_KINDS
+from novamart.kernel.rulebook import Rulebook
+
+PHASES = ("conclude", "fallback")
+DERIVED_KINDS = ("condition", "grant", "open", "phase")
+ASSERT_PREFIX = "assert:"
+SINK_ACTION = "sink"
+
+
+def ruleset_name(rulebook: Rulebook) -> str:
+    """Content-addressed, so a new version registers beside the old one (hazard 8)."""
+    return f"novamart_policies_{rulebook.version}"
+
+
+def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
+    rules: dict[str, dict[str, Any]] = {}
+    fallback = next((p for p in rulebook.policies.values() if p.is_fallback), None)
+    for policy in rulebook.policies.values():
+        for cond in policy.conditions:
+            if isinstance(cond.test, FieldTest):
+                for status, test in (("pass", cond.test), ("fail", cond.test.negated())):
+                    rules[f"{policy.name}.{cond.name}:{status}"] = {
+                        "all": [{"m": {"$and": [{"kind": test.kind}, *_guard(test)]}}],
+                        "run": _assert(condition_fact(policy.name, cond.name, status)),
+                    }
+        rules[f"{policy.name}:grant"] = {
+            "all": [
+                {f"c{i}": _condition_pattern(policy.name, cond.name, "pass")}
+                for i, cond in enumerate(policy.conditions)
+            ],
+            "run": _assert({"kind": "grant", "policy": policy.name, "id": f"grant:{policy.name}"}),
+        }
+        if not policy.is_fallback:
+            rules[f"{policy.name}:open"] = {
+                "all": [
+                    {"q": _phase_pattern("conclude")},
+                    {
+                        "f$not": {
+                            "$and": [
+                                {"kind": "condition"},
+                                {"policy": policy.name},
+                                {"status": "fail"},
+                            ]
+                        }
+                    },
+                    {"g$not": {"$and": [{"kind": "grant"}, {"policy": policy.name}]}},
+                ],
+                "run": _assert(
+                    {"kind": "open", "policy": policy.name, "id": f"open:{policy.name}"}
+                ),
+            }
+    if fallback is not None:
+        cond = next(c for c in fallback.conditions if isinstance(c.test, FallbackTest))
+        rules[f"{fallback.name}.{cond.name}:pass"] = {
+            "all": [
+                {"q": _phase_pattern("fallback")},
+                {"g$not": {"kind": "grant"}},
+                {"o$not": {"kind": "open"}},
+            ],
+            "run": _assert(condition_fact(fallback.name, cond.name, "pass")),
+        }
+    # Every fact kind needs a rule that stores it, or the engine drops it (hazard 4).
+    # A join with a kind that never exists stores the fact and never fires.
+    for kind in (*FACT_KINDS, *DERIVED_KINDS):
+        rules[f"store:{kind}"] = {
+            "all": [{"m": {"kind": kind}}, {"never": {"kind": "__never__"}}],
+            "run": SINK_ACTION,
+        }
+    return rules
+
+
+def condition_fact(policy: str, condition: str, status: str) -> dict[str, str]:
+    return {
+        "kind": "condition",
+        "policy": policy,
+        "name": condition,
+        "status": status,
+        "id": f"condition:{policy}.{condition}",
+    }
+
+
+def derived_fact_ids(rulebook: Rulebook) -> list[str]:
+    """Every id a session of this rulebook can hold (checked for hash collisions)."""
+    ids = [*FACT_KINDS, *(f"phase:{p}" for p in PHASES)]
+    for p in rulebook.policies.values():
+        ids += [f"condition:{p.name}.{c.name}" for c in p.conditions]
+        ids += [f"grant:{p.name}", f"open:{p.name}"]
+    return ids
+
+
+def _guard(test: FieldTest) -> list[dict[str, Any]]:
+    """The test, guarded by 'the field exists' so a missing field stays unknown."""
+    return [{"$ex": {test.field: 1}}, _expression(test)]
+
+
+def _expression(test: FieldTest) -> dict[str, Any]:
+    f, v = test.field, test.value
+    if test.op == "in":
+        return {"$or": [{f: item} for item in v]}
+    if test.op == "not in":
+        return {"$and": [{"$neq": {f: item}} for item in v]}
+    op = {"==": None, "!=": "$neq", "<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte"}[test.op]
+    return {f: v} if op is None else {op: {f: v}}
+
+
+def _condition_pattern(policy: str, condition: str, status: str) -> dict[str, Any]:
+    return {
+        "$and": [{"kind": "condition"}, {"policy": policy}, {"name": condition}, {"status": status}]
+    }
+
+
+def _phase_pattern(phase: str) -> dict[str, Any]:
+    return {"$and": [{"kind": "phase"}, {"name": phase}]}
+
+
+def _assert(fact: dict[str, str]) -> str:
+    return ASSERT_PREFIX + json.dumps(fact, sort_keys=True)

@@ -1,0 +1,231 @@
+"""PolicyKernel: facts in, an explained Decision out.
+
+The engine derives which conditions pass or fail and which policies grant; this module
+only reads those derived facts back and dresses them as a Decision: reasons rendered
+from the observed values, the tool that would settle each unknown, amounts, and the
+grants ranked by quality. Decisions are memoised per rulebook version and fact set.
+A reload compiles the new rule files under a new, content-hashed ruleset name and
+swaps it in atomically; a bad rule set leaves the running one in place.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_name
+from novamart.kernel.conditions import FallbackTest, FieldTest
+from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
+from novamart.kernel.engine import EngineError, RulesetRunner
+from novamart.kernel.facts import FACT_KINDS, Facts
+from novamart.kernel.rulebook import DEFAULT_RULES_DIR, Amount, Policy, Rulebook, load_rulebook
+
+MEMO_SIZE = 65_536
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
+
+
+class CompiledRulebook:
+    """One rulebook version, loaded in the engine, with its own decision memo."""
+
+    def __init__(self, rulebook: Rulebook):
+        self.rulebook = rulebook
+        self.runner = RulesetRunner(
+            ruleset_name(rulebook), compile_rulebook(rulebook), derived_fact_ids(rulebook)
+        )
+        self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
+
+    def _decide(self, facts: Facts) -> Decision:
+        engine_facts = {
+            kind: fact.model_dump(exclude_none=True) for kind, fact in facts.present().items()
+        }
+        derived = self.runner.run(engine_facts)
+        statuses = {
+            (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
+        }
+        granted = {f["policy"] for f in derived if f["kind"] == "grant"}
+        open_ = {f["policy"] for f in derived if f["kind"] == "open"}
+        verdicts = {
+            p.name: self._verdict(p, facts, statuses, granted, open_)
+            for p in self.rulebook.policies.values()
+        }
+        eligible = [
+            Grant(
+                resolution=g.resolution,
+                policy=p.name,
+                quality=g.quality,
+                amount=_amount(g.amount, facts),
+            )
+            for p in self.rulebook.policies.values()
+            if p.name in granted
+            for g in p.grants
+        ]
+        eligible.sort(key=lambda g: -g.quality)  # stable: ties keep policy order
+        return Decision(
+            optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
+        )
+
+    def _verdict(
+        self, policy: Policy, facts: Facts, statuses: dict, granted: set, open_: set
+    ) -> PolicyVerdict:
+        conditions = []
+        for cond in policy.conditions:
+            if isinstance(cond.test, FallbackTest):
+                result = self._fallback_result(
+                    policy, cond.name, cond.reason, statuses, granted, open_, facts
+                )
+            else:
+                result = _field_result(
+                    cond.name, cond.test, cond.reason, statuses.get((policy.name, cond.name)), facts
+                )
+            conditions.append(result)
+        status = _policy_status(conditions)
+        if (status == "eligible") != (policy.name in granted):
+            raise EngineError(f"engine and conditions disagree on policy {policy.name}")
+        return PolicyVerdict(
+            status=status,
+            clause=policy.clause,
+            grants=[g.resolution for g in policy.grants],
+            conditions=conditions,
+        )
+
+    def _fallback_result(
+        self,
+        policy: Policy,
+        name: str,
+        reason: str,
+        statuses: dict,
+        granted: set,
+        open_: set,
+        facts: Facts,
+    ) -> ConditionResult:
+        if statuses.get((policy.name, name)) == "pass":
+            return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
+        others = [p for p in self.rulebook.policies if p in granted and p != policy.name]
+        if others:
+            text = reason.replace("{other_policies}", " and ".join(others))
+            return ConditionResult(name=name, status="fail", reason=text, needs_tool=None)
+        waiting = [p for p in self.rulebook.policies if p in open_]
+        tool = next(
+            (
+                FACT_KINDS[c.test.kind].source_tool
+                for p in waiting
+                for c in self.rulebook.policies[p].conditions
+                if isinstance(c.test, FieldTest) and statuses.get((p, c.name)) is None
+            ),
+            None,
+        )
+        return ConditionResult(
+            name=name,
+            status="unknown",
+            reason=f"waiting on {' and '.join(waiting)}",
+            needs_tool=tool,
+        )
+
+
+def _field_result(
+    name: str, test: FieldTest, reason: str, status: str | None, facts: Facts
+) -> ConditionResult:
+    if status == "pass":
+        return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
+    if status == "fail":
+        return ConditionResult(
+            name=name, status="fail", reason=render(reason, facts), needs_tool=None
+        )
+    tool = FACT_KINDS[test.kind].source_tool
+    what = (
+        f"no {test.kind} fact yet"
+        if getattr(facts, test.kind) is None
+        else f"{test.ref} is not known yet"
+    )
+    return ConditionResult(name=name, status="unknown", reason=what, needs_tool=tool)
+
+
+def _policy_status(conditions: list[ConditionResult]) -> str:
+    statuses = {c.status for c in conditions}
+    if "fail" in statuses:
+        return "blocked"
+    return "undetermined" if "unknown" in statuses else "eligible"
+
+
+def render(template: str, facts: Facts) -> str:
+    """Fill ``{kind.field}`` placeholders with the observed values."""
+
+    def value(match: re.Match) -> str:
+        kind, field = match.group(1), match.group(2)
+        observed = facts.value(kind, field) if field else None
+        return "unknown" if observed is None else _plain(observed)
+
+    return _PLACEHOLDER.sub(value, template)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _amount(rule: Amount, facts: Facts) -> float | None:
+    if rule.field is None:
+        return round(rule.constant, 2)
+    base = facts.value(*rule.field.split("."))
+    if base is None:
+        return None
+    if rule.by is None:
+        return round(float(base), 2)
+    key = facts.value(*rule.by.split("."))
+    if key not in rule.percent:
+        return None
+    return round(float(base) * rule.percent[key] / 100, 2)
+
+
+class PolicyKernel:
+    """The policy reasoning kernel: ``decide(facts)``, ``reload()``; thread-safe."""
+
+    def __init__(self, rules_dir: Path | str = DEFAULT_RULES_DIR):
+        self.rules_dir = Path(rules_dir)
+        self._swap = threading.Lock()
+        self._active = CompiledRulebook(load_rulebook(self.rules_dir))
+
+    @property
+    def rulebook(self) -> Rulebook:
+        return self._active.rulebook
+
+    @property
+    def version(self) -> str:
+        return self._active.rulebook.version
+
+    def decide(self, facts: Facts) -> Decision:
+        return self._active.decide(facts)
+
+    def snapshot(self) -> CompiledRulebook:
+        """The current version, to pin: an episode keeps deciding on the version it
+        started with while a reload serves new episodes."""
+        return self._active
+
+    def decide_raw(self, raw: dict[str, Any]) -> Decision:
+        """Validate untyped facts (raises pydantic.ValidationError), then decide."""
+        return self.decide(Facts.model_validate(raw))
+
+    def reload(self, rules_dir: Path | str | None = None) -> str:
+        """Load the rule files again; a RulebookError leaves the current version serving.
+
+        Decisions already handed out, and callers holding the old rulebook, are unaffected.
+        """
+        with self._swap:
+            directory = Path(rules_dir) if rules_dir is not None else self.rules_dir
+            rulebook = load_rulebook(directory)
+            if rulebook.version != self.version:
+                self._active = CompiledRulebook(rulebook)
+            self.rules_dir = directory
+            return rulebook.version
+
+
+@functools.cache
+def default_kernel() -> PolicyKernel:
+    """The process-wide kernel over the repository's rules/ directory."""
+    return PolicyKernel()

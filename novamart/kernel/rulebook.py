@@ -1,0 +1,512 @@
+"""Load and validate the analysts' rule files into a typed Rulebook.
+
+Every problem is reported with its file, line, policy/condition and what is wrong, and
+all problems of a rule set are reported at once, so an analyst fixes them in one pass.
+A rule set that passes here is safe to hand to the engine (see ``limits``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from novamart.kernel import limits
+from novamart.kernel.conditions import (
+    FALLBACK_TEST,
+    ConditionSyntaxError,
+    FallbackTest,
+    FieldTest,
+    parse_test,
+)
+from novamart.kernel.facts import FACT_KINDS, Facts, field_type, field_values
+
+DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
+CATALOGUE_FILE = "resolutions.yaml"
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+class RuleIssue(BaseModel):
+    """One problem in a rule file, located for the analyst."""
+
+    file: str
+    line: int | None
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        place = f"{self.file}:{self.line}" if self.line else self.file
+        where = f" {self.where}:" if self.where else ""
+        return f"{place}:{where} {self.message}"
+
+
+class RulebookError(Exception):
+    """The rule set is not valid; ``issues`` lists every problem found."""
+
+    def __init__(self, issues: list[RuleIssue]):
+        self.issues = issues
+        super().__init__("\n".join(map(str, issues)))
+
+
+# ---- the file format, as analysts write it -------------------------------------------
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ResolutionSpec(_Spec):
+    description: str
+    quality: Annotated[float, Field(ge=0, le=1)]
+    tool: Name
+
+
+class CatalogueFile(_Spec):
+    resolutions: dict[Name, ResolutionSpec]
+
+
+class ConditionSpec(_Spec):
+    name: Name
+    test: str
+    reason: str
+
+
+class PercentAmount(_Spec):
+    percent_of: str
+    by: str
+    percent: dict[str, Annotated[float, Field(ge=0, le=100)]]
+
+
+class GrantSpec(_Spec):
+    resolution: Name
+    quality: Annotated[float, Field(ge=0, le=1)] | None = None
+    amount: float | str | PercentAmount = 0
+
+
+class ExampleSpec(_Spec):
+    name: str
+    facts: dict[str, Any]
+    expect: dict[str, Any]
+
+
+class PolicyFile(_Spec):
+    policy: Name
+    clause: str
+    conditions: Annotated[list[ConditionSpec], Field(min_length=1)]
+    grants: Annotated[list[GrantSpec], Field(min_length=1)]
+    examples: list[ExampleSpec] = []
+
+
+# ---- the validated rulebook ------------------------------------------------------------
+
+
+class Condition(BaseModel):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    name: str
+    text: str
+    test: FieldTest | FallbackTest
+    reason: str
+
+
+class Amount(BaseModel):
+    """How much a grant is worth: a constant, a field, or a percentage by some field."""
+
+    model_config = ConfigDict(frozen=True)
+    constant: float = 0
+    field: str | None = None
+    by: str | None = None
+    percent: dict[str, float] = {}
+
+
+class Grant(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    resolution: str
+    quality: float
+    amount: Amount
+
+
+class Example(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str
+    file: str
+    line: int | None
+    facts: Facts
+    expect: dict[str, Any]
+
+
+class Policy(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str
+    clause: str
+    file: str
+    conditions: list[Condition]
+    grants: list[Grant]
+
+    @property
+    def is_fallback(self) -> bool:
+        return any(isinstance(c.test, FallbackTest) for c in self.conditions)
+
+
+class Rulebook(BaseModel):
+    """The whole policy set, validated; ``version`` is a hash of the files' contents."""
+
+    model_config = ConfigDict(frozen=True)
+    version: str
+    resolutions: dict[str, ResolutionSpec]
+    policies: dict[str, Policy]
+    examples: list[Example]
+
+
+# ---- loading ----------------------------------------------------------------------------
+
+
+class _Located:
+    """A parsed YAML document plus the line of every key/item, by path."""
+
+    def __init__(self, file: str, text: str):
+        self.file = file
+        self.lines: dict[tuple, int] = {}
+        self.duplicates: list[tuple[tuple, int]] = []
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        if node is not None:
+            self._walk(node, ())
+        self.data = yaml.safe_load(text)
+
+    def _walk(self, node: yaml.Node, path: tuple) -> None:
+        self.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key, value in node.value:
+                if key.value in seen:
+                    self.duplicates.append(((*path, key.value), key.start_mark.line + 1))
+                seen.add(key.value)
+                self.lines[(*path, key.value)] = key.start_mark.line + 1
+                self._walk(value, (*path, key.value))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self._walk(item, (*path, i))
+
+    def line(self, path: tuple) -> int | None:
+        """The line of ``path``, or of its nearest located parent."""
+        while path not in self.lines and path:
+            path = path[:-1]
+        return self.lines.get(path)
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.issues: list[RuleIssue] = []
+
+    def add(self, doc: _Located | str, path: tuple, where: str, message: str) -> None:
+        file = doc if isinstance(doc, str) else doc.file
+        line = None if isinstance(doc, str) else doc.line(path)
+        self.issues.append(RuleIssue(file=file, line=line, where=where, message=message))
+
+    def add_validation(self, doc: _Located, error: ValidationError, where: str) -> None:
+        for e in error.errors():
+            loc = tuple(e["loc"])
+            field = ".".join(str(p) for p in loc)
+            message = _describe(e)
+            self.add(doc, loc, where, f"{field}: {message}" if field else message)
+
+
+def _describe(error: dict) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key (check its spelling)"
+    if kind == "missing":
+        return "required but missing"
+    return str(error["msg"])
+
+
+def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
+    """Read, validate and return the rule set in ``rules_dir``; raise RulebookError."""
+    rules_dir = Path(rules_dir)
+    issues = _Collector()
+    files = sorted(rules_dir.glob("*.yaml")) if rules_dir.is_dir() else []
+    if not files:
+        raise RulebookError(
+            [
+                RuleIssue(
+                    file=str(rules_dir), line=None, where="", message="no rule files (*.yaml) found"
+                )
+            ]
+        )
+    digest = hashlib.sha256()
+    docs: dict[str, _Located] = {}
+    for path in files:
+        text = path.read_bytes()
+        digest.update(path.name.encode() + b"\0" + text + b"\0")
+        name = _display(path)
+        try:
+            docs[name] = _Located(name, text.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            issues.add(name, (), "", f"not UTF-8 text ({e.reason} at byte {e.start})")
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            line = mark.line + 1 if mark else None
+            problem = getattr(e, "problem", None) or str(e)
+            issues.issues.append(
+                RuleIssue(file=name, line=line, where="", message=f"YAML syntax: {problem}")
+            )
+    for doc in docs.values():
+        for path, line in doc.duplicates:
+            issues.issues.append(
+                RuleIssue(file=doc.file, line=line, where="", message=f"duplicate key {path[-1]!r}")
+            )
+
+    catalogue = _load_catalogue(docs, issues, rules_dir)
+    policies: dict[str, Policy] = {}
+    examples: list[tuple[_Located, tuple, ExampleSpec]] = []
+    for name, doc in docs.items():
+        if Path(name).name == CATALOGUE_FILE:
+            continue
+        policy = _load_policy(doc, catalogue, policies, examples, issues)
+        if policy is not None:
+            policies[policy.name] = policy
+    _check_fallbacks(policies, issues)
+    limits.check(policies, issues)
+    checked_examples = _load_examples(examples, catalogue, policies, issues)
+    if issues.issues:
+        raise RulebookError(issues.issues)
+    ordered = dict(sorted(policies.items(), key=lambda kv: (kv[1].is_fallback, kv[0])))
+    return Rulebook(
+        version=digest.hexdigest()[:12],
+        resolutions=catalogue,
+        policies=ordered,
+        examples=checked_examples,
+    )
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _load_catalogue(
+    docs: dict[str, _Located], issues: _Collector, rules_dir: Path
+) -> dict[str, ResolutionSpec]:
+    doc = next((d for n, d in docs.items() if Path(n).name == CATALOGUE_FILE), None)
+    if doc is None:
+        issues.add(str(rules_dir / CATALOGUE_FILE), (), "", "the resolution catalogue is missing")
+        return {}
+    try:
+        return CatalogueFile.model_validate(doc.data).resolutions
+    except ValidationError as e:
+        issues.add_validation(doc, e, "resolution catalogue")
+        return {}
+
+
+def _load_policy(
+    doc: _Located,
+    catalogue: dict[str, ResolutionSpec],
+    known: dict[str, Policy],
+    examples: list,
+    issues: _Collector,
+) -> Policy | None:
+    try:
+        spec = PolicyFile.model_validate(doc.data)
+    except ValidationError as e:
+        issues.add_validation(doc, e, "")
+        return None
+    where = f"policy {spec.policy}"
+    if spec.policy in known:
+        issues.add(
+            doc,
+            ("policy",),
+            where,
+            f"duplicate policy name (also defined in {known[spec.policy].file})",
+        )
+    conditions = []
+    seen: set[str] = set()
+    for i, c in enumerate(spec.conditions):
+        cwhere = f"{where}, condition {c.name}"
+        if c.name in seen:
+            issues.add(doc, ("conditions", i, "name"), cwhere, "duplicate condition name")
+        seen.add(c.name)
+        try:
+            test = parse_test(c.test)
+        except ConditionSyntaxError as e:
+            issues.add(doc, ("conditions", i, "test"), cwhere, str(e))
+            continue
+        for problem in _template_problems(c.reason, test):
+            issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
+        conditions.append(Condition(name=c.name, text=c.test, test=test, reason=c.reason))
+    grants = []
+    granted: set[str] = set()
+    for i, g in enumerate(spec.grants):
+        gwhere = f"{where}, grant {g.resolution}"
+        if g.resolution not in catalogue:
+            issues.add(
+                doc,
+                ("grants", i, "resolution"),
+                gwhere,
+                f"unknown resolution (catalogue: {', '.join(catalogue) or 'empty'})",
+            )
+            continue
+        if g.resolution in granted:
+            issues.add(doc, ("grants", i, "resolution"), gwhere, "granted twice")
+        granted.add(g.resolution)
+        amount = _amount(g.amount, conditions, doc, ("grants", i, "amount"), gwhere, issues)
+        quality = g.quality if g.quality is not None else catalogue[g.resolution].quality
+        grants.append(Grant(resolution=g.resolution, quality=quality, amount=amount))
+    for i, example in enumerate(spec.examples):
+        examples.append((doc, ("examples", i), example))
+    return Policy(
+        name=spec.policy, clause=spec.clause, file=doc.file, conditions=conditions, grants=grants
+    )
+
+
+def _template_problems(template: str, test: FieldTest | FallbackTest) -> list[str]:
+    problems = []
+    for name in _PLACEHOLDER.findall(template):
+        if isinstance(test, FallbackTest):
+            if name != "other_policies":
+                problems.append(
+                    f"reason uses {{{name}}}; the fallback knows only {{other_policies}}"
+                )
+            continue
+        kind, _, field = name.partition(".")
+        if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
+            problems.append(f"reason uses unknown fact field {{{name}}}")
+    return problems
+
+
+def _numeric_field(ref: str) -> str | None:
+    """Why ``ref`` cannot be an amount, or None when it is a numeric fact field."""
+    kind, _, field = ref.partition(".")
+    if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
+        return f"unknown fact field {ref!r}"
+    if field_type(kind, field) not in (int, float):
+        return f"{ref} is not a number"
+    return None
+
+
+def _amount(
+    raw: float | str | PercentAmount,
+    conditions: list[Condition],
+    doc: _Located,
+    path: tuple,
+    where: str,
+    issues: _Collector,
+) -> Amount:
+    if isinstance(raw, int | float):
+        return Amount(constant=float(raw))
+    if isinstance(raw, str):
+        if problem := _numeric_field(raw):
+            issues.add(doc, path, where, f"amount: {problem}")
+        return Amount(field=raw)
+    if problem := _numeric_field(raw.percent_of):
+        issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
+    kind, _, field = raw.by.partition(".")
+    values = (
+        field_values(kind, field)
+        if kind in FACT_KINDS and field in FACT_KINDS[kind].model_fields
+        else None
+    )
+    if values is None:
+        issues.add(
+            doc,
+            (*path, "by"),
+            where,
+            f"amount: {raw.by!r} must be a fact field with a fixed set of values",
+        )
+        return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+    for key in raw.percent:
+        if key not in values:
+            issues.add(
+                doc,
+                (*path, "percent", key),
+                where,
+                f"amount: {raw.by} is never {key!r} (its values: {', '.join(values)})",
+            )
+    needed = _values_allowed(conditions, raw.by) or set(values)
+    missing = sorted(needed - set(raw.percent))
+    if missing:
+        issues.add(
+            doc,
+            (*path, "percent"),
+            where,
+            f"amount: no percent given for {raw.by} {', '.join(missing)}",
+        )
+    return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+
+
+def _values_allowed(conditions: list[Condition], ref: str) -> set | None:
+    """The values of ``ref`` that the policy's own conditions let through, if it tests it."""
+    for c in conditions:
+        if isinstance(c.test, FieldTest) and c.test.ref == ref:
+            if c.test.op == "in":
+                return set(c.test.value)
+            if c.test.op == "==":
+                return {c.test.value}
+    return None
+
+
+def _check_fallbacks(policies: dict[str, Policy], issues: _Collector) -> None:
+    fallbacks = [p for p in policies.values() if p.is_fallback]
+    for p in fallbacks[1:]:
+        issues.add(
+            p.file,
+            (),
+            f"policy {p.name}",
+            f"only one policy may use '{FALLBACK_TEST}' (also: {fallbacks[0].name})",
+        )
+
+
+_VERDICTS = ("eligible", "blocked", "undetermined")
+
+
+def _load_examples(
+    examples: list[tuple[_Located, tuple, ExampleSpec]],
+    catalogue: dict[str, ResolutionSpec],
+    policies: dict[str, Policy],
+    issues: _Collector,
+) -> list[Example]:
+    checked = []
+    for doc, path, spec in examples:
+        where = f"example {spec.name!r}"
+        try:
+            facts = Facts.model_validate(spec.facts)
+        except ValidationError as e:
+            for err in e.errors():
+                loc = ".".join(str(p) for p in err["loc"])
+                issues.add(
+                    doc,
+                    (*path, "facts", *tuple(err["loc"])),
+                    where,
+                    f"facts.{loc}: {_describe(err)}",
+                )
+            continue
+        for key, value in spec.expect.items():
+            problem = _expect_problem(key, value, catalogue, policies)
+            if problem:
+                issues.add(doc, (*path, "expect", key), where, problem)
+        checked.append(
+            Example(
+                name=spec.name, file=doc.file, line=doc.line(path), facts=facts, expect=spec.expect
+            )
+        )
+    return checked
+
+
+def _expect_problem(key: str, value: Any, catalogue: dict, policies: dict) -> str | None:
+    if key == "optimal":
+        if value != "none" and value not in catalogue:
+            return f"optimal: unknown resolution {value!r} (or 'none')"
+    elif key == "amount":
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return f"amount: expected a number, got {value!r}"
+    elif key in policies:
+        if value not in _VERDICTS:
+            return f"{key}: expected one of {', '.join(_VERDICTS)}, got {value!r}"
+    else:
+        return f"unknown expectation {key!r} (use optimal, amount, or a policy name)"
+    return None

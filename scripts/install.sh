@@ -1,0 +1,17 @@
+#!/usr/bin/env sh
+# The one install path shared by the Makefile, CI and the Dockerfile: a virtual environment
+# at $VENV (default .venv) holding exactly what uv.lock pins. Needs only python3 and pip,
+# plus a C compiler and Python headers, because durable-rules builds from source.
+set -eu
+VENV="${VENV:-.venv}"
+GROUPS_FLAG="${NOVAMART_INSTALL_FLAGS:---group dev}"
+UV_VERSION="0.13.9"
+
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+if [ ! -x "$VENV/bin/uv" ]; then
+    "$VENV/bin/python" -m pip install --quiet "uv==$UV_VERSION"
+fi
+# shellcheck disable=SC2086
+UV_PROJECT_ENVIRONMENT="$VENV" "$VENV/bin/uv" sync --frozen --quiet $GROUPS_FLAG
