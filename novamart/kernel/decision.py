@@ -21,7 +21,7 @@ class Grant(_Frozen):
     resolution: str
     policy: str
     quality: float
-    amount: float
+    amount: float | None  # None when a fact the amount rule needs is not known yet
 
 
 class ConditionResult(_Frozen):
@@ -80,9 +80,10 @@ class Decision(_Frozen):
         lines = []
         if self.optimal:
             o = self.optimal
+            amount = "unknown" if o.amount is None else f"{o.amount:.2f}"
             lines.append(
                 f"Best resolution: {o.resolution} under {o.policy} "
-                f"(quality {o.quality:.2f}, amount {o.amount:.2f})"
+                f"(quality {o.quality:.2f}, amount {amount})"
             )
         else:
             lines.append("Best resolution: none yet")

@@ -1,0 +1,149 @@
+"""The kernel agrees with a small, independent evaluator of the same rule files.
+
+The evaluator below reads rules/*.yaml with plain PyYAML and evaluates each test in
+Python; it shares no code with the kernel's parser, compiler, engine or aggregation.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from novamart.kernel import Facts, default_kernel
+
+RULES = Path(__file__).resolve().parents[2] / "rules"
+OPS = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<=": operator.le,
+    ">=": operator.ge,
+    "<": operator.lt,
+    ">": operator.gt,
+    "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b,
+}
+
+
+@functools.cache
+def load_reference():
+    catalogue = yaml.safe_load((RULES / "resolutions.yaml").read_text())["resolutions"]
+    policies = [
+        yaml.safe_load(p.read_text())
+        for p in sorted(RULES.glob("*.yaml"))
+        if p.name != "resolutions.yaml"
+    ]
+    return catalogue, policies
+
+
+def reference_condition(test: str, facts: dict) -> str:
+    for op in ("not in", "==", "!=", "<=", ">=", "<", ">", "in"):
+        left, sep, right = test.partition(f" {op} ")
+        if sep:
+            break
+    kind, field = left.strip().split(".")
+    observed = (facts.get(kind) or {}).get(field)
+    if observed is None:
+        return "unknown"
+    return "pass" if OPS[op](observed, parse_value(right)) else "fail"
+
+
+@functools.cache
+def parse_value(text: str):
+    return yaml.safe_load(text)
+
+
+def reference_decision(facts: dict):
+    catalogue, policies = load_reference()
+    verdicts, granted = {}, {}
+    fallback = None
+    for policy in policies:
+        if any(c["test"] == "no other policy applies" for c in policy["conditions"]):
+            fallback = policy
+            continue
+        statuses = [reference_condition(c["test"], facts) for c in policy["conditions"]]
+        verdicts[policy["policy"]] = (
+            "blocked"
+            if "fail" in statuses
+            else "undetermined"
+            if "unknown" in statuses
+            else "eligible"
+        )
+        if verdicts[policy["policy"]] == "eligible":
+            granted[policy["policy"]] = policy["grants"]
+    if fallback:
+        if granted:
+            verdicts[fallback["policy"]] = "blocked"
+        elif "undetermined" in verdicts.values():
+            verdicts[fallback["policy"]] = "undetermined"
+        else:
+            verdicts[fallback["policy"]] = "eligible"
+            granted[fallback["policy"]] = fallback["grants"]
+    eligible = []
+    for name, grants in granted.items():
+        for g in grants:
+            quality = g.get("quality", catalogue[g["resolution"]]["quality"])
+            eligible.append((quality, g["resolution"], name, reference_amount(g, facts)))
+    best = max(eligible, key=lambda e: e[0], default=None)
+    return verdicts, {(r, p) for _, r, p, _ in eligible}, best
+
+
+def reference_amount(grant: dict, facts: dict):
+    rule = grant.get("amount", 0)
+    if isinstance(rule, int | float):
+        return float(rule)
+    if isinstance(rule, str):
+        kind, field = rule.split(".")
+        value = (facts.get(kind) or {}).get(field)
+        return None if value is None else round(value, 2)
+    kind, field = rule["percent_of"].split(".")
+    base = (facts.get(kind) or {}).get(field)
+    by_kind, by_field = rule["by"].split(".")
+    key = (facts.get(by_kind) or {}).get(by_field)
+    if base is None or key not in rule["percent"]:
+        return None
+    return round(base * rule["percent"][key] / 100, 2)
+
+
+def maybe(strategy):
+    return st.one_of(st.none(), strategy)
+
+
+days = st.one_of(st.sampled_from([0, 29, 30, 31, 59, 60, 61, 89, 90, 91]), st.integers(0, 400))
+prices = st.integers(0, 500_000).map(lambda cents: cents / 100)
+orders = st.fixed_dictionaries(
+    {"order_id": st.just("ORD-1")},
+    optional={
+        "days_since_purchase": days,
+        "opened": st.booleans(),
+        "price": prices,
+        "category": st.sampled_from(["phone", "laptop", "earbuds", "smartwatch"]),
+    },
+)
+customers = st.fixed_dictionaries(
+    {"customer_id": st.just("CUST-1")},
+    optional={"tier": st.sampled_from(["standard", "silver", "gold"])},
+)
+checks = st.fixed_dictionaries({"order_id": st.just("ORD-1")}, optional={"verified": st.booleans()})
+fact_sets = st.fixed_dictionaries(
+    {}, optional={"order": orders, "customer": customers, "defect_check": checks}
+)
+
+
+@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fact_sets)
+def test_kernel_agrees_with_reference(raw: dict):
+    decision = default_kernel().decide(Facts.model_validate(raw))
+    verdicts, eligible, best = reference_decision(raw)
+    assert {n: v.status for n, v in decision.policies.items()} == verdicts
+    assert {(g.resolution, g.policy) for g in decision.eligible} == eligible
+    if best is None:
+        assert decision.optimal is None
+    else:
+        assert decision.optimal.quality == best[0]
+        assert decision.optimal.resolution == best[1]
+        assert decision.optimal.amount == best[3]

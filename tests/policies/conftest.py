@@ -1,0 +1,48 @@
+"""Build a case from a few words and ask the real kernel over the real rules/."""
+
+from __future__ import annotations
+
+import pytest
+
+from novamart.kernel import Customer, Decision, DefectCheck, Facts, Order, default_kernel
+
+UNKNOWN = object()
+
+
+def case(
+    days: int = 10,
+    opened: bool = True,
+    price: float = 500.0,
+    tier: str | object | None = UNKNOWN,
+    verified: bool | object | None = UNKNOWN,
+    category: str = "phone",
+) -> Decision:
+    """``UNKNOWN`` leaves a fact kind out, as when its tool has not been called."""
+    return default_kernel().decide(
+        Facts(
+            order=Order(
+                order_id="ORD-9",
+                days_since_purchase=days,
+                opened=opened,
+                price=price,
+                category=category,
+            ),
+            customer=None if tier is UNKNOWN else Customer(customer_id="CUST-9", tier=tier),
+            defect_check=None
+            if verified is UNKNOWN
+            else DefectCheck(order_id="ORD-9", verified=verified),
+        )
+    )
+
+
+def status(decision: Decision, policy: str) -> str:
+    return decision.policies[policy].status
+
+
+def best(decision: Decision) -> str | None:
+    return decision.optimal.resolution if decision.optimal else None
+
+
+@pytest.fixture
+def kernel():
+    return default_kernel()
