@@ -7,7 +7,7 @@ crosses this package's public surface.
 from novamart.kernel.decide import CompiledRulebook, PolicyKernel, default_kernel, render
 from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
 from novamart.kernel.engine import EngineError
-from novamart.kernel.facts import Customer, DefectCheck, Facts, Order
+from novamart.kernel.facts import Customer, DefectCheck, Facts, Order, Ticket
 from novamart.kernel.rulebook import Rulebook, RulebookError, RuleIssue, load_rulebook
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "RuleIssue",
     "Rulebook",
     "RulebookError",
+    "Ticket",
     "default_kernel",
     "load_rulebook",
     "render",

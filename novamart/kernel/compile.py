@@ -20,9 +20,10 @@ from typing import Any
 
 from novamart.kernel.conditions import FallbackTest, FieldTest
 from novamart.kernel.facts import FACT_KINDS
-from novamart.kernel.rulebook import Rulebook
+from novamart.kernel.rulebook import Policy, Rulebook
 
 PHASES = ("conclude", "fallback")
+CLOSE_PHASE = "close"
 DERIVED_KINDS = ("condition", "grant", "open", "phase")
 ASSERT_PREFIX = "assert:"
 SINK_ACTION = "sink"
@@ -44,32 +45,9 @@ def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
                         "all": [{"m": {"$and": [{"kind": test.kind}, *_guard(test)]}}],
                         "run": _assert(condition_fact(policy.name, cond.name, status)),
                     }
-        rules[f"{policy.name}:grant"] = {
-            "all": [
-                {f"c{i}": _condition_pattern(policy.name, cond.name, "pass")}
-                for i, cond in enumerate(policy.conditions)
-            ],
-            "run": _assert({"kind": "grant", "policy": policy.name, "id": f"grant:{policy.name}"}),
-        }
+        rules |= _grant_rules(policy)
         if not policy.is_fallback:
-            rules[f"{policy.name}:open"] = {
-                "all": [
-                    {"q": _phase_pattern("conclude")},
-                    {
-                        "f$not": {
-                            "$and": [
-                                {"kind": "condition"},
-                                {"policy": policy.name},
-                                {"status": "fail"},
-                            ]
-                        }
-                    },
-                    {"g$not": {"$and": [{"kind": "grant"}, {"policy": policy.name}]}},
-                ],
-                "run": _assert(
-                    {"kind": "open", "policy": policy.name, "id": f"open:{policy.name}"}
-                ),
-            }
+            rules |= _open_rules(policy)
     if fallback is not None:
         cond = next(c for c in fallback.conditions if isinstance(c.test, FallbackTest))
         rules[f"{fallback.name}.{cond.name}:pass"] = {
@@ -80,6 +58,10 @@ def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
             ],
             "run": _assert(condition_fact(fallback.name, cond.name, "pass")),
         }
+    # durable_rules sets up a session's action context only when an action runs, and
+    # delete_state frees that context regardless: every session must run one action
+    # before it is deleted, or the delete crashes the process. The close phase is it.
+    rules["close"] = {"all": [{"m": _phase_pattern(CLOSE_PHASE)}], "run": SINK_ACTION}
     # Every fact kind needs a rule that stores it, or the engine drops it (hazard 4).
     # A join with a kind that never exists stores the fact and never fires.
     for kind in (*FACT_KINDS, *DERIVED_KINDS):
@@ -100,12 +82,76 @@ def condition_fact(policy: str, condition: str, status: str) -> dict[str, str]:
     }
 
 
+def _grant_rules(policy: Policy) -> dict[str, dict[str, Any]]:
+    """'all': one rule joining every pass. 'any': one rule per condition, each asserting
+    its own grant fact (a second assert of one fact would be an error)."""
+    if not policy.any_condition:
+        patterns = [
+            {f"c{i}": _condition_pattern(policy.name, cond.name, "pass")}
+            for i, cond in enumerate(policy.conditions)
+        ]
+        return {f"{policy.name}:grant": {"all": patterns, "run": _assert(_grant(policy.name))}}
+    return {
+        f"{policy.name}:grant:{cond.name}": {
+            "all": [{"c": _condition_pattern(policy.name, cond.name, "pass")}],
+            "run": _assert(_grant(policy.name, cond.name)),
+        }
+        for cond in policy.conditions
+    }
+
+
+def _open_rules(policy: Policy) -> dict[str, dict[str, Any]]:
+    """Undetermined: not granted and not decided against. For 'all' that is no failed
+    condition; for 'any' it is some condition still unknown."""
+    not_granted = {"g$not": {"$and": [{"kind": "grant"}, {"policy": policy.name}]}}
+    if not policy.any_condition:
+        no_fail = {
+            "f$not": {"$and": [{"kind": "condition"}, {"policy": policy.name}, {"status": "fail"}]}
+        }
+        return {
+            f"{policy.name}:open": {
+                "all": [{"q": _phase_pattern("conclude")}, no_fail, not_granted],
+                "run": _assert(_open(policy.name)),
+            }
+        }
+    return {
+        f"{policy.name}:open:{cond.name}": {
+            "all": [
+                {"q": _phase_pattern("conclude")},
+                {
+                    "u$not": {
+                        "$and": [
+                            {"kind": "condition"},
+                            {"policy": policy.name},
+                            {"name": cond.name},
+                        ]
+                    }
+                },
+                not_granted,
+            ],
+            "run": _assert(_open(policy.name, cond.name)),
+        }
+        for cond in policy.conditions
+    }
+
+
+def _grant(policy: str, condition: str | None = None) -> dict[str, str]:
+    suffix = f":{condition}" if condition else ""
+    return {"kind": "grant", "policy": policy, "id": f"grant:{policy}{suffix}"}
+
+
+def _open(policy: str, condition: str | None = None) -> dict[str, str]:
+    suffix = f":{condition}" if condition else ""
+    return {"kind": "open", "policy": policy, "id": f"open:{policy}{suffix}"}
+
+
 def derived_fact_ids(rulebook: Rulebook) -> list[str]:
     """Every id a session of this rulebook can hold (checked for hash collisions)."""
-    ids = [*FACT_KINDS, *(f"phase:{p}" for p in PHASES)]
+    ids = [*FACT_KINDS, *(f"phase:{p}" for p in (*PHASES, CLOSE_PHASE))]
     for p in rulebook.policies.values():
         ids += [f"condition:{p.name}.{c.name}" for c in p.conditions]
-        ids += [f"grant:{p.name}", f"open:{p.name}"]
+        per = [c.name for c in p.conditions] if p.any_condition else [None]
+        ids += [_grant(p.name, c)["id"] for c in per] + [_open(p.name, c)["id"] for c in per]
     return ids
 
 

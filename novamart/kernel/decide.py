@@ -23,7 +23,7 @@ from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.facts import FACT_KINDS, Facts
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR, Amount, Policy, Rulebook, load_rulebook
 
-MEMO_SIZE = 65_536
+MEMO_SIZE = 4_096  # ~11 KB a decision: at most ~45 MB
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
 
 
@@ -51,6 +51,15 @@ class CompiledRulebook:
             p.name: self._verdict(p, facts, statuses, granted, open_)
             for p in self.rulebook.policies.values()
         }
+        overriding = [
+            p for p in self.rulebook.policies.values() if p.overrides and p.name in granted
+        ]
+        if overriding:
+            granted = {p.name for p in overriding}
+            verdicts = {
+                n: _set_aside(v, overriding) if n not in granted and v.status == "eligible" else v
+                for n, v in verdicts.items()
+            }
         eligible = [
             Grant(
                 resolution=g.resolution,
@@ -81,7 +90,7 @@ class CompiledRulebook:
                     cond.name, cond.test, cond.reason, statuses.get((policy.name, cond.name)), facts
                 )
             conditions.append(result)
-        status = _policy_status(conditions)
+        status = _policy_status(conditions, policy.any_condition)
         if (status == "eligible") != (policy.name in granted):
             raise EngineError(f"engine and conditions disagree on policy {policy.name}")
         return PolicyVerdict(
@@ -143,11 +152,25 @@ def _field_result(
     return ConditionResult(name=name, status="unknown", reason=what, needs_tool=tool)
 
 
-def _policy_status(conditions: list[ConditionResult]) -> str:
+def _policy_status(conditions: list[ConditionResult], any_condition: bool) -> str:
     statuses = {c.status for c in conditions}
+    if any_condition:
+        if "pass" in statuses:
+            return "eligible"
+        return "undetermined" if "unknown" in statuses else "blocked"
     if "fail" in statuses:
         return "blocked"
     return "undetermined" if "unknown" in statuses else "eligible"
+
+
+def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdict:
+    """An eligible policy that an overriding one displaces: blocked, saying by which."""
+    names = " and ".join(p.name for p in overriding)
+    reason = f"{names} applies, so only its resolution is offered: {overriding[0].clause}"
+    extra = ConditionResult(name="not_overridden", status="fail", reason=reason, needs_tool=None)
+    return verdict.model_copy(
+        update={"status": "blocked", "conditions": [*verdict.conditions, extra]}
+    )
 
 
 def render(template: str, facts: Facts) -> str:

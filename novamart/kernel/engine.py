@@ -25,7 +25,11 @@ from typing import Any
 import durable_rules_engine
 from durable import engine
 
-from novamart.kernel.compile import ASSERT_PREFIX, PHASES, SINK_ACTION
+from novamart.kernel.compile import ASSERT_PREFIX, CLOSE_PHASE, PHASES, SINK_ACTION
+
+# The engine holds at most 1,024 live sessions per ruleset; a 1,025th fails half-built
+# and crashes on delete. Evaluations beyond this many wait for a free session instead.
+MAX_LIVE_SESSIONS = 1_000
 
 
 class EngineError(RuntimeError):
@@ -70,8 +74,10 @@ class _SessionIds:
         self._counter = itertools.count(1)
         self._live: set[int] = set()
         self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(MAX_LIVE_SESSIONS)
 
     def take(self) -> tuple[str, int]:
+        self._slots.acquire()
         with self._lock:
             while True:
                 sid = str(next(self._counter))
@@ -83,6 +89,7 @@ class _SessionIds:
     def give_back(self, h: int) -> None:
         with self._lock:
             self._live.discard(h)
+        self._slots.release()
 
     def live(self) -> int:
         return len(self._live)
@@ -130,9 +137,14 @@ class RulesetRunner:
             raise EngineError(f"no rule stores this fact: {e.message}") from None
         except engine.MessageObservedException as e:
             raise EngineError(f"fact asserted twice: {e.message}") from None
+        except durable_rules_engine.error as e:
+            raise EngineError(f"the engine refused a fact: {e}") from None
 
     def _delete(self, sid: str) -> None:
-        # the session may never have been created (its first assert failed)
+        """Close the session (so one action has run in it, see compile.py), then free it."""
+        close = {"kind": "phase", "name": CLOSE_PHASE, "id": f"phase:{CLOSE_PHASE}", "sid": sid}
+        with contextlib.suppress(EngineError):
+            self._assert(close)
         with contextlib.suppress(durable_rules_engine.error):
             self._host.delete_state(self.name, sid)
 

@@ -19,10 +19,10 @@ Money = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False, strict=T
 
 
 class Fact(BaseModel):
-    """A fact kind: one per case, revealed by one tool."""
+    """A fact kind: one per case, revealed by one tool (None: read from the ticket itself)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    source_tool: ClassVar[str]
+    source_tool: ClassVar[str | None]
 
 
 class Order(Fact):
@@ -46,6 +46,18 @@ class DefectCheck(Fact):
     verified: StrictBool | None = None
 
 
+class Ticket(Fact):
+    """What the customer's own message shows: the signs that demand a manager."""
+
+    source_tool: ClassVar[str | None] = None
+    ticket_id: Identifier
+    battery_swelling: StrictBool | None = None
+    burning_smell: StrictBool | None = None
+    legal_threat: StrictBool | None = None
+    account_takeover: StrictBool | None = None
+    payment_fraud: StrictBool | None = None
+
+
 class Facts(BaseModel):
     """Everything known about one case; a missing kind makes its conditions unknown."""
 
@@ -53,6 +65,7 @@ class Facts(BaseModel):
     order: Order | None = None
     customer: Customer | None = None
     defect_check: DefectCheck | None = None
+    ticket: Ticket | None = None
 
     @model_validator(mode="after")
     def _same_order(self) -> Facts:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -97,6 +97,8 @@ class ExampleSpec(_Spec):
 class PolicyFile(_Spec):
     policy: Name
     clause: str
+    applies_when: Literal["all conditions hold", "any condition holds"] = "all conditions hold"
+    overrides: bool = False
     conditions: Annotated[list[ConditionSpec], Field(min_length=1)]
     grants: Annotated[list[GrantSpec], Field(min_length=1)]
     examples: list[ExampleSpec] = []
@@ -146,6 +148,8 @@ class Policy(BaseModel):
     file: str
     conditions: list[Condition]
     grants: list[Grant]
+    any_condition: bool = False  # applies when any condition holds, not all of them
+    overrides: bool = False  # when it applies, its grants are the only ones offered
 
     @property
     def is_fallback(self) -> bool:
@@ -166,16 +170,21 @@ class Rulebook(BaseModel):
 
 
 class _Located:
-    """A parsed YAML document plus the line of every key/item, by path."""
+    """One parsed YAML document plus the line of every key/item, by path."""
 
-    def __init__(self, file: str, text: str):
+    def __init__(self, file: str, node: yaml.Node, data: Any):
         self.file = file
         self.lines: dict[tuple, int] = {}
         self.duplicates: list[tuple[tuple, int]] = []
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        if node is not None:
-            self._walk(node, ())
-        self.data = yaml.safe_load(text)
+        self._walk(node, ())
+        self.data = data
+
+    @classmethod
+    def read(cls, file: str, text: str) -> list[_Located]:
+        """Every document of a file (several policies may share one, split by ---)."""
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        data = list(yaml.safe_load_all(text))
+        return [cls(file, node, value) for node, value in zip(nodes, data, strict=True)]
 
     def _walk(self, node: yaml.Node, path: tuple) -> None:
         self.lines[path] = node.start_mark.line + 1
@@ -238,13 +247,13 @@ def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
             ]
         )
     digest = hashlib.sha256()
-    docs: dict[str, _Located] = {}
+    docs: dict[str, list[_Located]] = {}
     for path in files:
         text = path.read_bytes()
         digest.update(path.name.encode() + b"\0" + text + b"\0")
         name = _display(path)
         try:
-            docs[name] = _Located(name, text.decode("utf-8"))
+            docs[name] = _Located.read(name, text.decode("utf-8"))
         except UnicodeDecodeError as e:
             issues.add(name, (), "", f"not UTF-8 text ({e.reason} at byte {e.start})")
         except yaml.YAMLError as e:
@@ -254,7 +263,7 @@ def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
             issues.issues.append(
                 RuleIssue(file=name, line=line, where="", message=f"YAML syntax: {problem}")
             )
-    for doc in docs.values():
+    for doc in (d for parts in docs.values() for d in parts):
         for path, line in doc.duplicates:
             issues.issues.append(
                 RuleIssue(file=doc.file, line=line, where="", message=f"duplicate key {path[-1]!r}")
@@ -263,12 +272,15 @@ def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
     catalogue = _load_catalogue(docs, issues, rules_dir)
     policies: dict[str, Policy] = {}
     examples: list[tuple[_Located, tuple, ExampleSpec]] = []
-    for name, doc in docs.items():
+    for name, parts in docs.items():
         if Path(name).name == CATALOGUE_FILE:
             continue
-        policy = _load_policy(doc, catalogue, policies, examples, issues)
-        if policy is not None:
-            policies[policy.name] = policy
+        for doc in parts:
+            policy = _load_policy(doc, catalogue, policies, examples, issues)
+            if policy is not None:
+                policies[policy.name] = policy
+    if not policies and not issues.issues:
+        issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
     limits.check(policies, issues)
     checked_examples = _load_examples(examples, catalogue, policies, issues)
@@ -291,9 +303,10 @@ def _display(path: Path) -> str:
 
 
 def _load_catalogue(
-    docs: dict[str, _Located], issues: _Collector, rules_dir: Path
+    docs: dict[str, list[_Located]], issues: _Collector, rules_dir: Path
 ) -> dict[str, ResolutionSpec]:
-    doc = next((d for n, d in docs.items() if Path(n).name == CATALOGUE_FILE), None)
+    parts = next((d for n, d in docs.items() if Path(n).name == CATALOGUE_FILE), None)
+    doc = parts[0] if parts else None
     if doc is None:
         issues.add(str(rules_dir / CATALOGUE_FILE), (), "", "the resolution catalogue is missing")
         return {}
@@ -359,8 +372,23 @@ def _load_policy(
         grants.append(Grant(resolution=g.resolution, quality=quality, amount=amount))
     for i, example in enumerate(spec.examples):
         examples.append((doc, ("examples", i), example))
+    any_condition = spec.applies_when == "any condition holds"
+    if any_condition and any(isinstance(c.test, FallbackTest) for c in conditions):
+        issues.add(
+            doc,
+            ("applies_when",),
+            where,
+            f"'{FALLBACK_TEST}' cannot be one of several alternatives; "
+            "use 'applies_when: all conditions hold'",
+        )
     return Policy(
-        name=spec.policy, clause=spec.clause, file=doc.file, conditions=conditions, grants=grants
+        name=spec.policy,
+        clause=spec.clause,
+        file=doc.file,
+        conditions=conditions,
+        grants=grants,
+        any_condition=any_condition,
+        overrides=spec.overrides,
     )
 
 
