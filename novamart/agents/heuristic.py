@@ -1,0 +1,70 @@
+"""The heuristic agent: no access to the truth. It investigates, asks check_policy, executes
+the best resolution a policy grants, and explains any refusal with the policy's reasons.
+
+Order of work: the order; the standard return; a claimed defect (verify, then the defect
+policy); loyalty goodwill; and escalation only when nothing else is eligible.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from novamart.agents.base import Agent, Script, call, closing_message
+from novamart.episode import Episode
+from novamart.models import NovamartObservation
+
+DEFECT_CLAIM = re.compile(
+    r"defect|broken|faulty|won't|doesn't work|stopped|not working|dead|flicker|crackle", re.I
+)
+GRANT_TOOLS = {
+    "full_refund": "process_refund",
+    "store_credit": "issue_store_credit",
+    "exchange": "process_exchange",
+    "escalate": "escalate_to_manager",
+}
+REFUND_POLICIES = ("standard_return", "defective_item")
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
+        order = {"order_id": first.order_id}
+        verdicts: dict[str, dict[str, Any]] = {}
+        yield call("lookup_order", **order)
+        steps: list[tuple[str | None, str]] = [(None, "standard_return")]
+        if DEFECT_CLAIM.search(first.issue_description):
+            steps.append(("verify_defect", "defective_item"))
+        steps += [("check_loyalty", "loyalty_goodwill"), ("verify_defect", "escalation")]
+        done: set[str] = set()
+        grant = None
+        for tool, policy in steps:
+            if tool and tool not in done:
+                done.add(tool)
+                arg = {"customer_id": first.customer_id} if tool == "check_loyalty" else order
+                yield call(tool, **arg)
+            observation = yield call("check_policy", policy=policy, **order)
+            verdicts[policy] = observation.last_tool_result or {}
+            if verdicts[policy].get("grants"):
+                grant = verdicts[policy]["grants"][0]
+                break
+        if grant is None:
+            return
+        args: dict[str, Any] = dict(order)
+        if grant["resolution"] in ("full_refund", "store_credit"):
+            args["amount"] = grant["amount"]
+        if grant["resolution"] == "escalate":
+            args["reason"] = "No return, defect or goodwill policy covers this case."
+        yield call(GRANT_TOOLS[grant["resolution"]], **args)
+        reasons = []
+        if grant["resolution"] != "full_refund":
+            reasons = [
+                f["reason"] for p in REFUND_POLICIES for f in verdicts.get(p, {}).get("failed", [])
+            ]
+        message = closing_message(
+            first.customer_name, grant["resolution"], grant["amount"], reasons
+        )
+        observation = yield call("respond_to_customer", message=message)
+        if not observation.done:
+            yield call("respond_to_customer", message=f"To be clear: {message}")

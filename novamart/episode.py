@@ -1,0 +1,164 @@
+"""One episode's state: the hidden scenario, its ground truth, and what the agent did.
+
+The ground truth is the kernel's decision on *all* of the scenario's facts, taken once at
+reset. The agent's view is the facts its tools have established so far, each recorded with
+the tool and step that revealed it; the write tools ask the kernel about those only. The
+episode is the record the reward reads: calls, messages, attempts and the resolution.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
+from novamart.kernel.conditions import FieldTest
+from novamart.kernel.facts import FACT_KINDS, Fact
+from novamart.scenarios import Scenario, TaskSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    tool: str
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    step: int
+    tool: str
+    key: str
+    """The call's canonical form (tool + sorted arguments): equal keys are repeats."""
+    error: str | None
+    repeat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """An agent message, read once when sent (see novamart.tools.messages)."""
+
+    step: int
+    text: str
+    courteous: bool
+    rude: bool
+    promises_refund: bool
+    states_reason: bool
+    confirms: bool
+    leaks: bool
+
+
+@dataclass(slots=True)
+class CustomerMood:
+    pushed_back: bool = False
+    accepted: bool = False
+    closed: bool = False
+    turns: int = 0
+
+
+@dataclass(slots=True)
+class Episode:
+    task: TaskSpec
+    scenario: Scenario
+    rules: CompiledRulebook
+    truth: Decision
+    needed_tools: frozenset[str]
+    step: int = 0
+    known: dict[str, Fact] = field(default_factory=dict)
+    provenance: dict[str, Provenance] = field(default_factory=dict)
+    calls: list[CallRecord] = field(default_factory=list)
+    messages: list[MessageRecord] = field(default_factory=list)
+    conversation: list[str] = field(default_factory=list)
+    attempted: list[str] = field(default_factory=list)
+    executed: Grant | None = None
+    executed_step: int | None = None
+    customer: CustomerMood = field(default_factory=CustomerMood)
+    _facts: Facts | None = None
+    _seen: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, task: TaskSpec, scenario: Scenario, rules: CompiledRulebook) -> Episode:
+        facts = scenario.facts()
+        truth = rules.decide(facts)
+        episode = cls(
+            task=task,
+            scenario=scenario,
+            rules=rules,
+            truth=truth,
+            needed_tools=needed_tools(rules, facts, truth),
+        )
+        episode.conversation.append(f"customer: {scenario.opening}")
+        return episode
+
+    @property
+    def done(self) -> bool:
+        return self.customer.closed or self.step >= self.task.max_steps
+
+    def reveal(self, kind: str, fact: Fact, tool: str) -> None:
+        """Establish a fact kind, remembering which tool at which step revealed it first."""
+        if kind not in self.known:
+            self.known[kind] = fact
+            self.provenance[kind] = Provenance(tool=tool, step=self.step)
+            self._facts = None
+
+    def record(self, tool: str, key: str, result: dict[str, Any], by_key: bool) -> CallRecord:
+        """Log a finished call. It is a repeat (a loop) when the same call was made before
+        and answered the same (or, when ``by_key``, was made before at all: a message)."""
+        previous = self._seen.get(key)
+        repeat = previous is not None and (by_key or previous == result)
+        self._seen[key] = result
+        error = None if result["ok"] else result["error"]["code"]
+        call = CallRecord(self.step, tool, key, error, repeat)
+        self.calls.append(call)
+        return call
+
+    def established(self) -> Facts:
+        if self._facts is None:
+            self._facts = Facts(**self.known)
+        return self._facts
+
+    def decide(self) -> Decision:
+        """The kernel's decision on the established facts (memoised by the kernel)."""
+        return self.rules.decide(self.established())
+
+
+def needed_tools(rules: CompiledRulebook, facts: Facts, truth: Decision) -> frozenset[str]:
+    """The fewest investigation tools whose facts certify the true optimum.
+
+    A fact subset certifies it when its decision already picks the same resolution and
+    amount, and no policy still undetermined could grant something of higher quality.
+    Only subsets holding every fact kind the optimum's policy tests are tried (others cannot
+    make it eligible), smallest first, in fact-kind order, so the answer is deterministic.
+    """
+    kinds = list(FACT_KINDS)
+    required = _tested_kinds(rules, truth)
+    for size in range(len(required), len(kinds) + 1):
+        for subset in itertools.combinations(kinds, size):
+            if not required <= set(subset):
+                continue
+            partial = Facts(**{k: getattr(facts, k) for k in subset})
+            if _certifies(rules, rules.decide(partial), truth):
+                return frozenset(FACT_KINDS[k].source_tool for k in subset)
+    return frozenset(FACT_KINDS[k].source_tool for k in kinds)
+
+
+def _tested_kinds(rules: CompiledRulebook, truth: Decision) -> set[str]:
+    if truth.optimal is None:
+        return set()
+    policy = rules.rulebook.policies[truth.optimal.policy]
+    return {c.test.kind for c in policy.conditions if isinstance(c.test, FieldTest)}
+
+
+def _certifies(rules: CompiledRulebook, decision: Decision, truth: Decision) -> bool:
+    best, want = decision.optimal, truth.optimal
+    if best is None or want is None:
+        return False
+    if (best.resolution, best.amount) != (want.resolution, want.amount):
+        return False
+    policies = rules.rulebook.policies
+    return not any(
+        grant.quality > want.quality
+        for name, verdict in decision.policies.items()
+        if verdict.status == "undetermined"
+        for grant in policies[name].grants
+    )

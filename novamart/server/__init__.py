@@ -1,0 +1,1 @@
+"""The OpenEnv server side: the environment class and the FastAPI app."""

@@ -1,0 +1,1 @@
+"""The business tools, one small module each; ``novamart.tools.registry`` maps names to them."""

@@ -1,0 +1,66 @@
+"""What every tool shares: its registry entry, result shapes, and the order/customer checks.
+
+A tool is a plain function ``(episode, args) -> dict``. Success is ``{"ok": True, ...}``;
+a refusal is ``{"ok": False, "error": {"code", "message", ...}}``: errors are data, never
+exceptions, so a session always goes on and the reward can score the mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from novamart.episode import Episode
+from novamart.models import ToolErrorCode, ToolFailure
+
+ToolKind = Literal["investigate", "consult", "resolve", "communicate"]
+Result = dict[str, Any]
+
+OrderId = Annotated[
+    str, Field(min_length=1, max_length=64, description="The order id, e.g. ORD-100001")
+]
+
+
+class ToolArgs(BaseModel):
+    """Arguments of one tool; unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    kind: ToolKind
+    description: str
+    args: type[ToolArgs]
+    run: Callable[[Episode, Any], Result]
+    schema: dict[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        schema = self.args.model_json_schema()
+        schema.pop("title", None)
+        object.__setattr__(self, "schema", schema)
+
+
+def ok(**payload: Any) -> Result:
+    return {"ok": True, **payload}
+
+
+def fail(code: ToolErrorCode, message: str, **extra: Any) -> Result:
+    """A refusal; its ``error`` is a ``ToolFailure`` (a typed code, a message, details)."""
+    return {"ok": False, "error": ToolFailure(code=code, message=message, **extra).model_dump()}
+
+
+def wrong_order(episode: Episode, order_id: str) -> Result | None:
+    """A refusal when ``order_id`` is not this case's order; other orders stay hidden."""
+    expected = episode.scenario.order.order_id
+    if order_id.strip().upper() == expected:
+        return None
+    return fail(
+        "wrong_order",
+        f"order {order_id!r} is not part of this case; this conversation is about {expected}. "
+        "NovaMart never shares other customers' orders.",
+    )

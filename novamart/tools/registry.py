@@ -1,0 +1,75 @@
+"""The tool registry: name -> ToolSpec (function, argument model, JSON schema, description).
+
+``call_tool`` is the one dispatch path: it validates the arguments against the tool's model
+and runs the tool, turning an unknown name or bad arguments into an error result (data, with
+a typed code) instead of an exception. A new tool is one module with a ``SPEC`` plus a line
+here; a task offers it by naming it in its TaskSpec.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from novamart.episode import Episode
+from novamart.tools import (
+    check_loyalty,
+    check_policy,
+    escalate_to_manager,
+    issue_store_credit,
+    lookup_order,
+    process_exchange,
+    process_refund,
+    respond_to_customer,
+    verify_defect,
+)
+from novamart.tools.base import Result, ToolSpec, fail
+
+TOOLS: dict[str, ToolSpec] = {
+    module.SPEC.name: module.SPEC
+    for module in (
+        lookup_order,
+        check_policy,
+        verify_defect,
+        check_loyalty,
+        process_refund,
+        issue_store_credit,
+        process_exchange,
+        escalate_to_manager,
+        respond_to_customer,
+    )
+}
+
+
+def call_tool(episode: Episode, name: str, arguments: dict[str, Any]) -> Result:
+    """Run tool ``name`` of the episode's task; errors come back as results."""
+    spec = TOOLS.get(name) if name in episode.task.tools else None
+    if spec is None:
+        return fail(
+            "unknown_tool",
+            f"no tool called {name!r} in task {episode.task.name}; "
+            f"tools: {', '.join(episode.task.tools)}",
+        )
+    try:
+        args = spec.args.model_validate(arguments)
+    except ValidationError as error:
+        return fail(
+            "invalid_arguments",
+            f"bad arguments for {name}: {describe(error)}; expected {signature(spec)}",
+        )
+    return spec.run(episode, args)
+
+
+def describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(p) for p in item["loc"]) or "arguments"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def signature(spec: ToolSpec) -> str:
+    properties = spec.schema.get("properties", {})
+    fields = ", ".join(f"{n} ({p.get('type', 'any')})" for n, p in properties.items())
+    return f"{spec.name}({fields})"

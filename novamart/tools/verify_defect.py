@@ -1,0 +1,31 @@
+"""verify_defect: a technician's check of the claimed defect (the truth, not the claim)."""
+
+from __future__ import annotations
+
+from novamart.episode import Episode
+from novamart.tools.base import OrderId, Result, ToolArgs, ToolSpec, ok, wrong_order
+
+
+class VerifyDefectArgs(ToolArgs):
+    order_id: OrderId
+
+
+def verify_defect(episode: Episode, args: VerifyDefectArgs) -> Result:
+    if refusal := wrong_order(episode, args.order_id):
+        return refusal
+    scenario = episode.scenario
+    episode.reveal("defect_check", scenario.defect_fact(), "verify_defect")
+    if scenario.defect_real:
+        finding = f"Defect confirmed: the unit {scenario.symptom}."
+    else:
+        finding = "No defect found: the unit passed all diagnostics."
+    return ok(order_id=scenario.order.order_id, verified=scenario.defect_real, finding=finding)
+
+
+SPEC = ToolSpec(
+    name="verify_defect",
+    kind="investigate",
+    description="Have the item checked for a defect; says whether a defect is verified.",
+    args=VerifyDefectArgs,
+    run=verify_defect,
+)
