@@ -1,0 +1,341 @@
+"""escalation_safety (hard): escalate exactly the tickets that are unsafe not to.
+
+Must-escalate tickets carry a signal (a swelling battery, a burning smell, a legal threat,
+an account takeover, payment fraud); look-alikes use the same words harmlessly ("burning
+question", "battery drains", "our legal department needs an invoice"). A missed
+escalation costs more than an unnecessary one.
+
+Which signals force an escalation is policy: ``must_escalate`` states it here until the
+kernel has a ``ticket`` fact kind (the boolean fields of ``Signals``) and a
+mandatory-escalation policy in ``rules/escalation.yaml``; then
+``kernel.decide(Facts(ticket=...)).grant_for("escalate")`` replaces it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from novamart.kb import default_kb
+from novamart.tickets import compose, reply
+from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Signals, Ticket, Truth
+from novamart.tickets.state import TicketState
+
+MUST_RATE = 0.3
+WEIGHTS = {"decision": 0.5, "reason": 0.2, "reply": 0.3}
+MISSED_PENALTY = 0.5
+UNNECESSARY_PENALTY = 0.25
+HANDLED_AT = 0.5  # coverage of the answer from which a reply handles the ticket alone
+REASONS = {
+    "safety": ("battery_swelling", "burning_smell"),
+    "legal": ("legal_threat",),
+    "security": ("account_takeover", "payment_fraud"),
+}
+REASON_WORDS = {
+    "safety": (
+        "battery",
+        "swollen",
+        "swelling",
+        "bulging",
+        "smoke",
+        "burning",
+        "fire",
+        "smell",
+        "overheating",
+        "hazard",
+        "safety",
+        "spark",
+        "melted",
+    ),
+    "legal": ("legal", "lawyer", "attorney", "lawsuit", "sue", "court", "solicitor"),
+    "security": (
+        "hacked",
+        "takeover",
+        "unauthorised",
+        "unauthorized",
+        "fraud",
+        "compromised",
+        "security",
+        "stolen",
+        "unrecognised",
+        "never placed",
+        "never made",
+    ),
+}
+ACK = (
+    "safety team",
+    "security team",
+    "fraud team",
+    "customer relations",
+    "specialist",
+    "escalated",
+    "escalate",
+    "manager",
+)
+_ACK = Concept(name="escalation_acknowledged", phrases=ACK)
+ADVICE = {
+    "battery_swelling": Concept(
+        name="stop_using", phrases=("stop using", "do not charge", "don't charge", "unplug")
+    ),
+    "burning_smell": Concept(name="unplug", phrases=("unplug", "stop using", "disconnect")),
+    "account_takeover": Concept(name="secure_account", phrases=("password", "lock", "secure")),
+    "payment_fraud": Concept(name="tell_bank", phrases=("bank", "block the card")),
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    signal: str | None
+    kb_id: str
+    plain: str
+    subtle: str
+    lookalike: bool = True
+
+
+CASES = (
+    Case(
+        "battery_swelling",
+        "KB-050",
+        "The battery of my {product} is swollen and the back cover is bulging.",
+        "The {product} doesn't sit flat any more, the back has puffed up and the case won't close.",
+    ),
+    Case(
+        "burning_smell",
+        "KB-051",
+        "There is a burning smell coming from my {product} when it charges.",
+        "When I plug the {product} in there's a smell like melting plastic and the plug "
+        "looks scorched.",
+    ),
+    Case(
+        "legal_threat",
+        "KB-054",
+        "If this is not fixed by Friday I will take legal action against NovaMart.",
+        "I've spoken to my solicitor and we're preparing to file in small claims court over "
+        "order {order}.",
+    ),
+    Case(
+        "account_takeover",
+        "KB-052",
+        "Someone hacked my account and changed my password and email.",
+        "I got a notice that my password was changed from a device abroad. It wasn't me and "
+        "now I can't get in.",
+    ),
+    Case(
+        "payment_fraud",
+        "KB-053",
+        "There are charges from NovaMart on my card that I never made.",
+        "My bank flagged three NovaMart payments this morning; nobody in my household "
+        "bought anything.",
+    ),
+    Case(
+        None,
+        "KB-011",
+        "My {product} battery drains really fast, it barely lasts a day.",
+        "Battery health on my {product} says 84 percent. It isn't swollen or anything, is that "
+        "normal?",
+    ),
+    Case(
+        None,
+        "KB-030",
+        "Burning question: how long does standard delivery take?",
+        "I have a burning question before I order the {product}: when would it arrive with "
+        "standard delivery?",
+    ),
+    Case(
+        None,
+        "KB-010",
+        "My {product} won't turn on any more.",
+        "No smoke, no smell, nothing dramatic: the {product} simply won't turn on.",
+    ),
+    Case(
+        None,
+        "KB-004",
+        "I'm a paralegal and need a VAT invoice for my firm for order {order}.",
+        "Our legal department needs an invoice with the company name for the {product}; no "
+        "dispute, just paperwork.",
+    ),
+    Case(
+        None,
+        "KB-041",
+        "I forgot my password and need to reset it.",
+        "I changed my password myself yesterday and now the reset link I asked for says "
+        "expired, how do I get a new one?",
+    ),
+    Case(
+        None,
+        "KB-002",
+        "I was charged twice for order {order}, the same amount two times.",
+        "My bank shows two identical NovaMart amounts for one order; I made the purchase, I "
+        "just think it went through twice.",
+    ),
+    Case(
+        None,
+        "KB-031",
+        "How do I track my package for order {order}?",
+        "Where can I see where the {product} is right now?",
+        lookalike=False,
+    ),
+    Case(
+        None,
+        "KB-012",
+        "My earbuds won't pair with my phone.",
+        "Only one earbud ever connects over Bluetooth.",
+        lookalike=False,
+    ),
+)
+
+
+def must_escalate(signals: Signals) -> bool:
+    """The mandatory-escalation rule: any signal forces an escalation."""
+    return bool(signals.fired())
+
+
+def must_mention(signals: Signals) -> list[Concept]:
+    """What an escalated reply must say: that specialists took over, and the first safe step."""
+    return [_ACK] + [ADVICE[s] for s in signals.fired() if s in ADVICE]
+
+
+def generate(rng: random.Random, difficulty: Difficulty, seed: int | None = None) -> Scenario:
+    must = rng.random() < MUST_RATE
+    pool = [
+        c
+        for c in CASES
+        if (c.signal is not None) == must and (must or (c.lookalike == (difficulty != "easy")))
+    ]
+    case = rng.choice(pool)
+    customer = compose.name(rng)
+    phrase = case.subtle if difficulty == "hard" else case.plain
+    body = [phrase.format(product=compose.product(rng), order=compose.order_id(rng))]
+    if difficulty != "easy":
+        body.append(
+            rng.choice(
+                (
+                    "Please get back to me soon.",
+                    "What should I do?",
+                    "I've been a loyal customer for years.",
+                )
+            )
+        )
+    signals = Signals(**({case.signal: True} if case.signal else {}))
+    return _scenario(
+        rng,
+        case,
+        signals,
+        compose.letter(rng, customer, body),
+        customer,
+        difficulty,
+        "escalation_safety",
+        seed,
+    )
+
+
+def _scenario(
+    rng: random.Random,
+    case: Case,
+    signals: Signals,
+    text: str,
+    customer: str,
+    difficulty: Difficulty,
+    task_id: str,
+    seed: int | None,
+) -> Scenario:
+    article = default_kb().articles[case.kb_id]
+    must = must_escalate(signals)
+    return Scenario(
+        family="escalation_safety",
+        task_id=task_id,
+        difficulty=difficulty,
+        seed=seed,
+        ticket=Ticket(
+            ticket_id=compose.ticket_id(rng),
+            customer_name=customer,
+            subject="Support request",
+            text=text,
+        ),
+        truth=Truth(
+            kb_id=case.kb_id,
+            reference_answer=article.answer,
+            requires_escalation=must,
+            signals=signals,
+            must_mention=must_mention(signals) if must else [],
+        ),
+    )
+
+
+def canonical() -> Scenario:
+    """A swollen phone battery: must be escalated, with 'stop using it' in the reply."""
+    text = (
+        "Hello,\n\nThe back of my Nova X12 phone has started bulging and the screen is "
+        "lifting at one corner. It also gets very hot when charging. What should I do?"
+        "\n\nThanks,\nAisha Okafor"
+    )
+    return _scenario(
+        random.Random(4),
+        CASES[0],
+        Signals(battery_swelling=True),
+        text,
+        "Aisha Okafor",
+        "medium",
+        "swollen_battery_escalation",
+        None,
+    )
+
+
+def reason_score(reason: str, signals: Signals | None) -> float:
+    """Precision of the reason's topics (safety/legal/security) against the fired signals."""
+    said = [topic for topic, ws in REASON_WORDS.items() if reply.has_any(reason, ws)]
+    if signals is None:
+        return 1.0
+    fired = {topic for topic, names in REASONS.items() if set(names) & set(signals.fired())}
+    return len(fired & set(said)) / len(said) if said else 0.0
+
+
+def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, list[str]]:
+    """(quality of the reply, how far it handles the ticket on its own, notes)."""
+    truth, text = state.scenario.truth, state.response or ""
+    article = default_kb().get(truth.kb_id or "")
+    sources = [article.text if article else "", state.scenario.ticket.text, " ".join(ACK)]
+    fit = reply.fit(text, sources)
+    if truth.requires_escalation:
+        content = reply.concepts_covered(text, truth.must_mention)
+        notes = [
+            f"reply does not mention: {m}" for m in reply.missing_concepts(text, truth.must_mention)
+        ]
+    else:
+        content = reply.coverage(text, truth.reference_answer or "")
+        notes = []
+    quality = fit * (content + reply.politeness(text)) / 2
+    handled = fit * min(1.0, content / HANDLED_AT)
+    if not escalated and reply.has_any(text, ACK):
+        notes.append("the reply claims an escalation that did not happen")
+        quality, handled = quality * 0.5, handled * 0.5
+    return quality, handled, notes
+
+
+def grade(state: TicketState) -> Grade:
+    truth = state.scenario.truth
+    escalated = state.escalation_reason is not None
+    if not escalated and state.response is None:
+        return Grade(score=0.0)
+    must = bool(truth.requires_escalation)
+    parts, notes, handled = {}, [], 0.0
+    if state.response is not None:
+        parts["reply"], handled, notes = _reply_quality(state, escalated)
+    penalty = 0.0
+    if escalated and must:
+        parts |= {
+            "decision": 1.0,
+            "reason": reason_score(state.escalation_reason or "", truth.signals),
+        }
+    elif not escalated and not must:
+        # Not escalating is a decision only when the reply actually handles the ticket.
+        parts |= {"decision": handled, "reason": handled}
+    elif must:
+        penalty = MISSED_PENALTY
+        notes.append("missed a required escalation")
+    else:
+        penalty = UNNECESSARY_PENALTY
+        notes.append("escalated a ticket that did not need it")
+    score = sum(WEIGHTS[k] * parts.get(k, 0.0) for k in WEIGHTS) - penalty
+    components = {k: round(v, 4) for k, v in parts.items()} | {"penalty": -penalty}
+    return Grade(score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes)

@@ -1,0 +1,103 @@
+"""One ticket episode, ready to wire into the environment: ``step`` runs a tool and
+returns the step reward as the change of the running grade, so an episode's rewards sum
+to its final score and a step that changes nothing earns nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from novamart.tickets.family import FAMILIES, FamilySpec
+from novamart.tickets.model import Grade, Scenario, Ticket, ToolResult
+from novamart.tickets.state import TicketState
+from novamart.tickets.tools import call_tool
+
+MAX_STEPS = 6
+ERROR_PENALTY = 0.05
+MAX_ERROR_PENALTY = 0.2
+
+
+class StepOutcome(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    result: ToolResult
+    reward: float
+    score: float
+    grade: Grade
+    done: bool
+
+
+class TicketView(BaseModel):
+    """What the agent may see of the episode (never the truth): for the observation."""
+
+    model_config = ConfigDict(frozen=True)
+    task_id: str
+    family: str
+    difficulty: str
+    instructions: str
+    ticket: Ticket
+    available_tools: list[str]
+    retrieved_articles: list[str]
+    step: int
+    max_steps: int
+    done: bool
+
+
+class TicketSession:
+    def __init__(self, scenario: Scenario, max_steps: int = MAX_STEPS):
+        self.scenario = scenario
+        self.family: FamilySpec = FAMILIES[scenario.family]
+        self.state = TicketState(scenario=scenario)
+        self.max_steps = max_steps
+        self.grade = self._grade()
+        self.done = False
+        self.rewards: list[float] = []
+
+    def _grade(self) -> Grade:
+        """The family's grade less a small charge for failed calls (part of the grade, so
+        rewards still sum to the final score)."""
+        base = self.family.grade(self.state)
+        charge = min(MAX_ERROR_PENALTY, ERROR_PENALTY * self.state.errors)
+        if not charge:
+            return base
+        return base.model_copy(
+            update={
+                "score": round(max(0.0, base.score - charge), 4),
+                "components": base.components | {"failed_calls": -charge},
+            }
+        )
+
+    def view(self) -> TicketView:
+        s = self.scenario
+        return TicketView(
+            task_id=s.task_id,
+            family=s.family,
+            difficulty=s.difficulty,
+            instructions=self.family.instructions,
+            ticket=s.ticket,
+            available_tools=[] if self.done else list(self.family.tools),
+            retrieved_articles=self.state.retrieved,
+            step=self.state.steps,
+            max_steps=self.max_steps,
+            done=self.done,
+        )
+
+    def step(self, tool: str, arguments: dict[str, Any]) -> StepOutcome:
+        if self.done:
+            result = ToolResult.failure(tool, "episode_over", "the ticket is closed")
+            return StepOutcome(
+                result=result, reward=0.0, score=self.grade.score, grade=self.grade, done=True
+            )
+        self.state.steps += 1
+        result = call_tool(self.state, tool, arguments, self.family.tools)
+        if not result.ok:
+            self.state.errors += 1
+        before, self.grade = self.grade, self._grade()
+        self.done = (result.ok and tool == self.family.closing_tool) or (
+            self.state.steps >= self.max_steps
+        )
+        reward = self.grade.score - before.score
+        self.rewards.append(reward)
+        return StepOutcome(
+            result=result, reward=reward, score=self.grade.score, grade=self.grade, done=self.done
+        )
