@@ -18,6 +18,10 @@ from novamart.kernel.facts import FACT_KINDS, Fact
 from novamart.scenarios import Scenario, TaskSpec
 
 
+OPENING = "opening_message"
+"""The provenance of what the customer's first message shows (the ticket fact)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     tool: str
@@ -88,6 +92,7 @@ class Episode:
             needed_tools=needed_tools(rules, facts, truth),
         )
         episode.conversation.append(f"customer: {scenario.opening}")
+        episode.reveal("ticket", scenario.ticket_fact(), tool=OPENING)
         return episode
 
     @property
@@ -130,13 +135,14 @@ def needed_tools(rules: CompiledRulebook, facts: Facts, truth: Decision) -> froz
     Only subsets holding every fact kind the optimum's policy tests are tried (others cannot
     make it eligible), smallest first, in fact-kind order, so the answer is deterministic.
     """
-    kinds = list(FACT_KINDS)
-    required = _tested_kinds(rules, truth)
+    kinds = [k for k, kind in FACT_KINDS.items() if kind.source_tool]
+    given = {k: getattr(facts, k) for k in FACT_KINDS if k not in kinds}  # known from the start
+    required = _tested_kinds(rules, truth) & set(kinds)
     for size in range(len(required), len(kinds) + 1):
         for subset in itertools.combinations(kinds, size):
             if not required <= set(subset):
                 continue
-            partial = Facts(**{k: getattr(facts, k) for k in subset})
+            partial = Facts(**given, **{k: getattr(facts, k) for k in subset})
             if _certifies(rules, rules.decide(partial), truth):
                 return frozenset(FACT_KINDS[k].source_tool for k in subset)
     return frozenset(FACT_KINDS[k].source_tool for k in kinds)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from novamart.episode import Episode
+from novamart.episode import OPENING, Episode
 
 WEIGHTS = {"resolution": 0.55, "tool_use": 0.25, "communication": 0.20}
 PENALTIES = {"wrong_resolution": -0.3, "false_promise": -0.4, "loop": -0.1}
@@ -99,7 +99,7 @@ def resolution_score(episode: Episode) -> float:
 
 
 def tool_use_score(episode: Episode) -> float:
-    ran = {p.tool for p in episode.provenance.values()}
+    ran = {p.tool for p in episode.provenance.values() if p.tool != OPENING}
     needed = episode.needed_tools
     coverage = len(ran & needed) / len(needed) if needed else 1.0
     errors = sum(1 for call in episode.calls if call.error and not call.repeat)

@@ -112,7 +112,9 @@ class CompiledRulebook:
     ) -> ConditionResult:
         if statuses.get((policy.name, name)) == "pass":
             return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
-        others = [p for p in self.rulebook.policies if p in granted and p != policy.name]
+        overriding = {p for p in granted if self.rulebook.policies[p].overrides}
+        offered = overriding or granted  # an overriding policy sets the others aside
+        others = [p for p in self.rulebook.policies if p in offered and p != policy.name]
         if others:
             text = reason.replace("{other_policies}", " and ".join(others))
             return ConditionResult(name=name, status="fail", reason=text, needs_tool=None)

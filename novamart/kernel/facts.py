@@ -47,15 +47,16 @@ class DefectCheck(Fact):
 
 
 class Ticket(Fact):
-    """What the customer's own message shows: the signs that demand a manager."""
+    """What the customer's own message shows: the signs that demand a manager. A sign
+    the message does not show is false, so a read ticket is never partly unknown."""
 
     source_tool: ClassVar[str | None] = None
     ticket_id: Identifier
-    battery_swelling: StrictBool | None = None
-    burning_smell: StrictBool | None = None
-    legal_threat: StrictBool | None = None
-    account_takeover: StrictBool | None = None
-    payment_fraud: StrictBool | None = None
+    battery_swelling: StrictBool = False
+    burning_smell: StrictBool = False
+    legal_threat: StrictBool = False
+    account_takeover: StrictBool = False
+    payment_fraud: StrictBool = False
 
 
 class Facts(BaseModel):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel import Customer, DefectCheck, Facts, Order
+from novamart.kernel import Customer, DefectCheck, Facts, Order, Ticket
 
 
 class _Frozen(BaseModel):
@@ -64,6 +64,7 @@ class Scenario(_Frozen):
             order=self.order_fact(),
             customer=self.customer_fact(),
             defect_check=self.defect_fact(),
+            ticket=self.ticket_fact(),
         )
 
     def order_fact(self) -> Order:
@@ -81,3 +82,8 @@ class Scenario(_Frozen):
 
     def defect_fact(self) -> DefectCheck:
         return DefectCheck(order_id=self.order.order_id, verified=self.defect_real)
+
+    def ticket_fact(self) -> Ticket:
+        """What the opening message shows: a return or defect case, nothing that demands a
+        manager. It is known from the start, like the message itself."""
+        return Ticket(ticket_id=f"T-{self.order.order_id}")

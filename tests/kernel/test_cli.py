@@ -35,7 +35,7 @@ def explain(payload: str, *args: str):
 def test_rules_check_passes_on_the_shipped_rules():
     result = runner.invoke(app, ["rules", "check", str(DEFAULT_RULES_DIR)])
     assert result.exit_code == 0, result.output
-    assert "4 policies" in result.output
+    assert "5 policies" in result.output
 
 
 def test_rules_check_lists_every_problem(tmp_path: Path):
@@ -90,6 +90,7 @@ def test_explain_json_contract():
         "standard_return",
         "defective_item",
         "loyalty_goodwill",
+        "mandatory_escalation",
         "escalation",
     }
     for verdict in out["policies"].values():

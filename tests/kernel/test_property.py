@@ -33,9 +33,10 @@ OPS = {
 def load_reference():
     catalogue = yaml.safe_load((RULES / "resolutions.yaml").read_text())["resolutions"]
     policies = [
-        yaml.safe_load(p.read_text())
+        doc
         for p in sorted(RULES.glob("*.yaml"))
         if p.name != "resolutions.yaml"
+        for doc in yaml.safe_load_all(p.read_text())
     ]
     return catalogue, policies
 
@@ -47,6 +48,8 @@ def reference_condition(test: str, facts: dict) -> str:
             break
     kind, field = left.strip().split(".")
     observed = (facts.get(kind) or {}).get(field)
+    if kind == "ticket" and kind in facts and observed is None:
+        observed = False  # a read ticket that does not show a sign: it is not there
     if observed is None:
         return "unknown"
     return "pass" if OPS[op](observed, parse_value(right)) else "fail"
@@ -66,15 +69,20 @@ def reference_decision(facts: dict):
             fallback = policy
             continue
         statuses = [reference_condition(c["test"], facts) for c in policy["conditions"]]
-        verdicts[policy["policy"]] = (
-            "blocked"
-            if "fail" in statuses
-            else "undetermined"
-            if "unknown" in statuses
-            else "eligible"
-        )
-        if verdicts[policy["policy"]] == "eligible":
+        if policy.get("applies_when") == "any condition holds":
+            decided = "eligible" if "pass" in statuses else None
+            decided = decided or ("undetermined" if "unknown" in statuses else "blocked")
+        else:
+            decided = "blocked" if "fail" in statuses else None
+            decided = decided or ("undetermined" if "unknown" in statuses else "eligible")
+        verdicts[policy["policy"]] = decided
+        if decided == "eligible":
             granted[policy["policy"]] = policy["grants"]
+    overriding = [p for p in policies if p.get("overrides") and p["policy"] in granted]
+    if overriding:
+        for name in set(granted) - {p["policy"] for p in overriding}:
+            verdicts[name] = "blocked"
+            del granted[name]
     if fallback:
         if granted:
             verdicts[fallback["policy"]] = "blocked"
@@ -129,8 +137,16 @@ customers = st.fixed_dictionaries(
     optional={"tier": st.sampled_from(["standard", "silver", "gold"])},
 )
 checks = st.fixed_dictionaries({"order_id": st.just("ORD-1")}, optional={"verified": st.booleans()})
+SIGNS = ["battery_swelling", "burning_smell", "legal_threat", "account_takeover", "payment_fraud"]
+tickets = st.one_of(
+    st.just({"ticket_id": "T-1"}),
+    st.fixed_dictionaries(
+        {"ticket_id": st.just("T-1")}, optional=dict.fromkeys(SIGNS, st.booleans())
+    ),
+)
 fact_sets = st.fixed_dictionaries(
-    {}, optional={"order": orders, "customer": customers, "defect_check": checks}
+    {},
+    optional={"order": orders, "customer": customers, "defect_check": checks, "ticket": tickets},
 )
 
 

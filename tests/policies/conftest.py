@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from novamart.kernel import Customer, Decision, DefectCheck, Facts, Order, default_kernel
+from novamart.kernel import Customer, Decision, DefectCheck, Facts, Order, Ticket, default_kernel
 
 UNKNOWN = object()
 
@@ -16,8 +16,10 @@ def case(
     tier: str | object | None = UNKNOWN,
     verified: bool | object | None = UNKNOWN,
     category: str = "phone",
+    signs: tuple[str, ...] | object = (),
 ) -> Decision:
-    """``UNKNOWN`` leaves a fact kind out, as when its tool has not been called."""
+    """``UNKNOWN`` leaves a fact kind out, as when its tool has not been called; ``signs``
+    are the ticket's signs that demand a manager (none by default: a calm ticket)."""
     return default_kernel().decide(
         Facts(
             order=Order(
@@ -31,6 +33,9 @@ def case(
             defect_check=None
             if verified is UNKNOWN
             else DefectCheck(order_id="ORD-9", verified=verified),
+            ticket=None
+            if signs is UNKNOWN
+            else Ticket(ticket_id="T-9", **dict.fromkeys(signs, True)),
         )
     )
 
