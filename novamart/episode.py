@@ -17,7 +17,6 @@ from novamart.kernel.conditions import FieldTest
 from novamart.kernel.facts import FACT_KINDS, Fact
 from novamart.scenarios import Scenario, TaskSpec
 
-
 OPENING = "opening_message"
 """The provenance of what the customer's first message shows (the ticket fact)."""
 
