@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml uv.lock scripts/install.sh
 install: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/novamart demo
+	$(VENV)/bin/novamart serve --web
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
@@ -28,4 +28,4 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 bench: $(STAMP)
-	$(PY) bench/run_all.py
+	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done

@@ -1,0 +1,91 @@
+"""NovaMart served the OpenEnv way: `create_app` around NovamartEnvironment, set by env vars.
+
+HTTP /reset, /step and /state are stateless in OpenEnv 0.3 (a fresh environment per request);
+an episode runs over the WebSocket /ws, one environment per connection. Settings:
+HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions
+are reaped), MAX_MESSAGE_BYTES (65536) and ENABLE_WEB_INTERFACE (false; true serves /web).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from openenv.core.env_server import create_app
+from openenv.core.env_server.mcp_types import CallToolAction
+from openenv.core.env_server.types import ConcurrencyConfig
+from pydantic import BaseModel, ConfigDict, Field
+
+from novamart.models import NovamartObservation
+from novamart.server.environment import NovamartEnvironment
+from novamart.server.guards import PayloadGuard
+from novamart.server.web_ui import build_web_ui
+
+
+class ServerSettings(BaseModel):
+    """Server configuration, read from the environment variables named by the aliases."""
+
+    model_config = ConfigDict(validate_by_alias=True, validate_by_name=True, frozen=True)
+
+    host: str = Field(default="0.0.0.0", alias="HOST")
+    port: int = Field(default=8000, ge=1, le=65535, alias="PORT")
+    max_concurrent_envs: int = Field(default=64, ge=1, alias="MAX_CONCURRENT_ENVS")
+    session_timeout_s: float = Field(default=300.0, gt=0, alias="SESSION_TIMEOUT_S")
+    max_message_bytes: int = Field(default=65536, ge=1024, alias="MAX_MESSAGE_BYTES")
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] = os.environ) -> ServerSettings:
+        """Settings from environment variables; a malformed one fails naming the variable."""
+        return cls.model_validate({name: value for name, value in environ.items() if value})
+
+
+async def _invalid_argument(_: Request, exc: Exception) -> JSONResponse:
+    """A ValueError from the environment (unknown task, bad seed) is the caller's error: 422."""
+    return JSONResponse(status_code=422, content={"detail": str(exc), "code": "INVALID_ARGUMENT"})
+
+
+def build_app(settings: ServerSettings) -> FastAPI:
+    """The FastAPI app: OpenEnv's routes (+ the NovaMart web UI at /web when enabled)."""
+    concurrency = ConcurrencyConfig(
+        max_concurrent_envs=settings.max_concurrent_envs,
+        session_timeout=settings.session_timeout_s,
+    )
+    served = create_app(
+        NovamartEnvironment,
+        CallToolAction,
+        NovamartObservation,
+        env_name="novamart",
+        concurrency_config=concurrency,
+        gradio_builder=build_web_ui,
+        show_default_tab=False,
+        title_override="NovaMart customer service",
+    )
+    served.add_exception_handler(ValueError, _invalid_argument)
+    served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
+    return served
+
+
+settings = ServerSettings.from_environ()
+app = build_app(settings)
+
+
+def serves_web_ui(served: FastAPI) -> bool:
+    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
+    return any(getattr(route, "path", None) == "/web" for route in served.routes)
+
+
+def main() -> None:
+    """Serve on HOST:PORT (the `server` console script and `python -m novamart.server.app`)."""
+    shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
+    base = f"http://{shown_host}:{settings.port}"
+    print(f"NovaMart: {base} (episodes over {base}/ws)", flush=True)
+    if serves_web_ui(app):
+        print(f"Web UI:   {base}/web/", flush=True)
+    uvicorn.run(app, host=settings.host, port=settings.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Top-level shim package: `openenv validate` and Spaces look for ./server/app.py."""

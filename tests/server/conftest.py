@@ -1,0 +1,16 @@
+"""A real NovaMart server: uvicorn on a free 127.0.0.1 port in a subprocess, for the session."""
+
+from collections.abc import Iterator
+
+import pytest
+
+from novamart.server.launch import RunningServer, serve_in_subprocess
+
+SESSION_CAP = 40  # above the 32 simultaneous sessions of test_concurrency
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with serve_in_subprocess(log, env={"MAX_CONCURRENT_ENVS": str(SESSION_CAP)}) as running:
+        yield running

@@ -1,0 +1,71 @@
+"""The session cap answers with OpenEnv's capacity error, and idle sessions are reaped."""
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from novamart.client import NovamartEnv, NovamartServerError
+from novamart.server.launch import RunningServer, serve_in_subprocess
+
+CAP = 2
+IDLE_TIMEOUT_S = 3  # OpenEnv's reaper looks every max(timeout / 4, 5) s
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    log = tmp_path_factory.mktemp("small") / "server.log"
+    settings = {"MAX_CONCURRENT_ENVS": str(CAP), "SESSION_TIMEOUT_S": str(IDLE_TIMEOUT_S)}
+    with serve_in_subprocess(log, env=settings) as running:
+        yield running
+
+
+async def _open_sessions(url: str, count: int) -> list[NovamartEnv]:
+    sessions = [NovamartEnv(base_url=url) for _ in range(count)]
+    for env in sessions:
+        await env.reset(task="easy_refund")
+    return sessions
+
+
+async def _first_accepted(url: str, deadline_s: float) -> float:
+    """Seconds until the server accepts one more session (polling), or fails at the deadline."""
+    start = time.monotonic()
+    while True:
+        env = NovamartEnv(base_url=url)
+        try:
+            await env.reset(task="easy_refund")
+            return time.monotonic() - start
+        except NovamartServerError as refused:
+            assert refused.code == "CAPACITY_REACHED"
+            assert time.monotonic() - start < deadline_s, "no session slot was freed"
+            await asyncio.sleep(0.2)
+        finally:
+            await env.close()
+
+
+def test_a_session_over_the_cap_gets_the_capacity_error(small_server: RunningServer) -> None:
+    async def scenario() -> None:
+        sessions = await _open_sessions(small_server.url, CAP)
+        extra = NovamartEnv(base_url=small_server.url)
+        with pytest.raises(NovamartServerError) as refused:
+            await extra.reset(task="easy_refund")
+        await extra.close()
+        assert refused.value.code == "CAPACITY_REACHED"
+        assert f"{CAP}" in refused.value.message
+        await sessions[0].close()
+        await _first_accepted(small_server.url, deadline_s=10)  # a closed session frees its slot
+        await sessions[1].close()
+
+    asyncio.run(scenario())
+
+
+def test_idle_sessions_are_reaped(small_server: RunningServer) -> None:
+    async def scenario() -> None:
+        idle = await _open_sessions(small_server.url, CAP)
+        waited = await _first_accepted(small_server.url, deadline_s=30)
+        assert waited >= IDLE_TIMEOUT_S - 0.5  # freed by the reaper, not by anything sooner
+        for env in idle:
+            await env.close()
+
+    asyncio.run(scenario())
