@@ -15,6 +15,7 @@ from rich.table import Table
 from novamart.kernel import Decision, Facts, PolicyKernel, RulebookError, load_rulebook
 from novamart.kernel.examples import run_examples
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
+from novamart.server.cli import serve
 
 app = typer.Typer(
     help="NovaMart: policy rules, explanations and the environment.",
@@ -139,13 +140,7 @@ def _print_decision(decision: Decision) -> None:
     console.print(table)
 
 
-@app.command()
-def demo() -> None:
-    """Show the kernel deciding a few typical cases."""
-    kernel = _load_kernel(DEFAULT_RULES_DIR)
-    for example in kernel.rulebook.examples[:4]:
-        console.rule(example.name)
-        _print_decision(kernel.decide(example.facts))
+app.command("serve")(serve)
 
 
 if __name__ == "__main__":
