@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from novamart.evaluation.cli import eval_command
 from novamart.kernel import Decision, Facts, PolicyKernel, RulebookError, load_rulebook
 from novamart.kernel.examples import run_examples
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
@@ -141,6 +142,7 @@ def _print_decision(decision: Decision) -> None:
 
 
 app.command("serve")(serve)
+app.command("eval")(eval_command)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,149 @@
+"""``novamart eval``: score agents on tasks over many seeded episodes.
+
+    novamart eval --agent oracle,heuristic,random --tasks easy_refund --episodes 100 --seed 0 \
+        --out results.json --chart chart.png --markdown results.md
+
+Prints one table per task (mean, std, pass^1..4); optionally writes the JSON results, a PNG
+bar chart and a markdown page that names the command reproducing it. ``--agent llm`` plays
+an OpenAI-compatible model, configured like inference.py.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from novamart.evaluation import options
+from novamart.evaluation.chat import LLMSettings
+from novamart.evaluation.report import markdown, task_tables
+from novamart.evaluation.results import EpisodeResult, EvalResults, RunSettings, collect, write_json
+
+# The agents, the runner and the chart load the environment (and with it OpenEnv's gradio)
+# or matplotlib: imported when a run starts, so `novamart --help` and `novamart rules`
+# stay quick.
+
+MARKDOWN_TITLE = "NovaMart baseline scores"
+
+Agents = Annotated[
+    list[str],
+    typer.Option("--agent", help="Agent names, comma-separated or repeated (llm = a model)."),
+]
+OutPath = Annotated[Path | None, typer.Option(help="Write the results as JSON here.")]
+ChartPath = Annotated[Path | None, typer.Option(help="Write a PNG bar chart here.")]
+MarkdownPath = Annotated[
+    Path | None, typer.Option("--markdown", help="Write the tables as markdown here.")
+]
+
+
+def command_line(
+    agents: list[str],
+    tasks: list[str],
+    episodes: int,
+    seed: int,
+    env_url: str | None,
+    llm: LLMSettings | None,
+    paths: dict[str, Path | None],
+) -> str:
+    """The canonical command that reproduces a run (recorded in the JSON and markdown)."""
+    parts = ["novamart", "eval", "--agent", ",".join(agents), "--tasks", ",".join(tasks)]
+    parts += ["--episodes", str(episodes), "--seed", str(seed)]
+    if env_url:
+        parts += ["--env-url", env_url]
+    if llm is not None:
+        parts += ["--model", llm.model, "--api-base-url", llm.api_base_url]
+    for option, path in paths.items():
+        if path is not None:
+            parts += [f"--{option}", str(path)]
+    return shlex.join(parts)
+
+
+def run_all(settings: RunSettings, llm: LLMSettings | None, console: Console) -> EvalResults:
+    """Every agent on every task for every seed, with a progress bar on ``console``."""
+    from novamart.evaluation.agents import LLM, agent_factory
+    from novamart.evaluation.runner import run_episode
+    from novamart.evaluation.sessions import open_session
+
+    seeds = options.episode_seeds(settings.seed, settings.episodes)
+    total = len(settings.agents) * len(settings.tasks) * len(seeds)
+    episodes: list[EpisodeResult] = []
+    session = open_session(settings.env_url)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    try:
+        with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
+            progress = bar.add_task("episodes", total=total)
+            for agent in settings.agents:
+                make = agent_factory(agent, session, llm)
+                label = llm.model if agent == LLM and llm else agent
+                for task in settings.tasks:
+                    bar.update(progress, description=f"{agent} · {task}")
+                    for seed in seeds:
+                        result = run_episode(session, make(seed), agent, task, seed, label)
+                        episodes.append(result)
+                        bar.advance(progress)
+    finally:
+        session.close()
+    return collect(settings, episodes)
+
+
+def eval_command(
+    agent: Agents,
+    tasks: options.Tasks = None,
+    episodes: options.Episodes = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Episode i plays seed S+i.")] = 0,
+    env_url: options.EnvUrl = None,
+    model: options.Model = None,
+    api_base_url: options.ApiBaseUrl = None,
+    timeout: options.Timeout = None,
+    retries: options.Retries = None,
+    backoff: options.Backoff = None,
+    episode_budget: options.EpisodeBudget = None,
+    out: OutPath = None,
+    chart: ChartPath = None,
+    markdown_path: MarkdownPath = None,
+) -> None:
+    """Evaluate agents: mean, std and pass^k per task; JSON, chart and markdown on request."""
+    from novamart.evaluation.agents import LLM, UnknownAgent, check_agent
+    from novamart.evaluation.chart import write_chart
+
+    agents = list(dict.fromkeys(options.split_list(agent)))
+    if not agents:
+        raise typer.BadParameter("name at least one agent", param_hint="--agent")
+    for name in agents:
+        try:
+            check_agent(name, in_process=env_url is None)
+        except UnknownAgent as exc:
+            raise typer.BadParameter(str(exc), param_hint="--agent") from None
+    task_names = options.ordered_tasks(tasks)
+    llm = options.llm_settings(model, api_base_url, timeout, retries, backoff, episode_budget)
+    llm = llm if LLM in agents else None
+    paths = {"out": out, "chart": chart, "markdown": markdown_path}
+    settings = RunSettings(
+        agents=agents,
+        tasks=task_names,
+        episodes=episodes,
+        seed=seed,
+        env_url=env_url,
+        model=llm.model if llm else None,
+        command=command_line(agents, task_names, episodes, seed, env_url, llm, paths),
+    )
+    stdout, stderr = Console(), Console(stderr=True)
+    results = run_all(settings, llm, stderr)
+    for table in task_tables(results):
+        stdout.print(table)
+    failed = [e for e in results.episodes if e.error]
+    if failed:
+        stderr.print(f"[yellow]{len(failed)} episode(s) ended early; first: {failed[0].error}")
+    if out:
+        write_json(results, out)
+    if chart:
+        write_chart(results, chart)
+    if markdown_path:
+        link = os.path.relpath(chart, markdown_path.parent) if chart else None
+        markdown_path.parent.mkdir(parents=True, exist_ok=True)
+        markdown_path.write_text(markdown(results, MARKDOWN_TITLE, link), encoding="utf-8")

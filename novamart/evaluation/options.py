@@ -1,0 +1,105 @@
+"""Command-line options shared by ``inference.py`` and ``novamart eval``, and the task list
+they both accept (validated, then ordered easy -> medium -> hard)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from novamart.evaluation.chat import LLMSettings
+from novamart.scenarios import TASKS, get_task
+
+DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+
+Tasks = Annotated[
+    list[str] | None,
+    typer.Option("--tasks", help="Tasks to run, comma-separated or repeated (default: all)."),
+]
+Episodes = Annotated[int, typer.Option("--episodes", min=1, help="Episodes per task.")]
+EnvUrl = Annotated[
+    str | None,
+    typer.Option("--env-url", help="A running NovaMart server (default: in-process)."),
+]
+
+
+def _default(field: str) -> object:
+    return LLMSettings.model_fields[field].default
+
+
+Model = Annotated[
+    str | None,
+    typer.Option("--model", help=f"Model name (env MODEL_NAME, else {_default('model')})."),
+]
+ApiBaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--api-base-url",
+        help=f"OpenAI-compatible endpoint (env API_BASE_URL, else {_default('api_base_url')}).",
+    ),
+]
+Timeout = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout", min=0.01, help=f"Seconds per model request ({_default('timeout_s')})."
+    ),
+]
+Retries = Annotated[
+    int | None,
+    typer.Option("--retries", min=0, help=f"Retries of a failed request ({_default('retries')})."),
+]
+Backoff = Annotated[
+    float | None,
+    typer.Option(
+        "--backoff", min=0.0, help=f"First wait before a retry, doubling ({_default('backoff_s')})."
+    ),
+]
+
+EpisodeBudget = Annotated[
+    float | None,
+    typer.Option(
+        "--episode-budget",
+        min=0.01,
+        help=f"Seconds of model time per episode ({_default('episode_budget_s')}).",
+    ),
+]
+
+
+def split_list(values: list[str] | None) -> list[str]:
+    """``["a,b", "c"]`` -> ``["a", "b", "c"]``; blanks dropped."""
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+def ordered_tasks(values: list[str] | None) -> list[str]:
+    """The named tasks (all when none), easy -> medium -> hard; typer.BadParameter if unknown."""
+    names = split_list(values) or list(TASKS)
+    try:
+        specs = [get_task(name) for name in dict.fromkeys(names)]
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--tasks") from None
+    specs.sort(key=lambda spec: DIFFICULTY_ORDER.get(spec.difficulty, len(DIFFICULTY_ORDER)))
+    return [spec.name for spec in specs]
+
+
+def episode_seeds(seed: int | None, episodes: int) -> list[int | None]:
+    """Episode i plays seed ``seed + i``; without a seed, every episode is the canonical case."""
+    return [None if seed is None else seed + i for i in range(episodes)]
+
+
+def llm_settings(
+    model: str | None,
+    api_base_url: str | None,
+    timeout: float | None,
+    retries: int | None,
+    backoff: float | None,
+    episode_budget: float | None,
+) -> LLMSettings:
+    """Environment variables, overridden by whichever options were given."""
+    return LLMSettings.from_environ(
+        model=model,
+        api_base_url=api_base_url,
+        timeout_s=timeout,
+        retries=retries,
+        backoff_s=backoff,
+        episode_budget_s=episode_budget,
+    )

@@ -1,0 +1,64 @@
+"""Evaluation results as data: one record per episode, one summary per (agent, task), and
+the JSON file that holds them all (with the settings that reproduce it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from novamart.evaluation.stats import ScoreSummary, summarise
+
+
+class EpisodeResult(BaseModel):
+    """What one episode came to; ``error`` says why it ended early (model or server gone)."""
+
+    agent: str
+    task: str
+    seed: int | None
+    steps: int
+    rewards: list[float]
+    score: float = Field(ge=0.0, le=1.0)
+    done: bool
+    success: bool
+    error: str | None = None
+
+
+class CellResult(BaseModel):
+    agent: str
+    task: str
+    summary: ScoreSummary
+
+
+class RunSettings(BaseModel):
+    """What was run, so the results file says how to reproduce itself."""
+
+    agents: list[str]
+    tasks: list[str]
+    episodes: int
+    seed: int | None
+    env_url: str | None = None
+    model: str | None = None
+    command: str = ""
+
+
+class EvalResults(BaseModel):
+    settings: RunSettings
+    cells: list[CellResult]
+    episodes: list[EpisodeResult]
+
+
+def collect(settings: RunSettings, episodes: list[EpisodeResult]) -> EvalResults:
+    """Group episodes by (agent, task), in the order of ``settings``, and summarise each."""
+    cells = []
+    for agent in settings.agents:
+        for task in settings.tasks:
+            scores = [e.score for e in episodes if e.agent == agent and e.task == task]
+            if scores:
+                cells.append(CellResult(agent=agent, task=task, summary=summarise(scores)))
+    return EvalResults(settings=settings, cells=cells, episodes=episodes)
+
+
+def write_json(results: EvalResults, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(results.model_dump_json(indent=2) + "\n", encoding="utf-8")

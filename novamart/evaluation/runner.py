@@ -1,0 +1,113 @@
+"""The episode loop shared by ``inference.py`` and ``novamart eval``.
+
+reset -> the agent acts -> step, until the environment says done. Whatever goes wrong inside
+an episode (the model unreachable after its retries, the server gone) ends that episode with
+the error recorded, never the run; the ``[END]`` line is written in every case.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from openenv.core.env_server.mcp_types import CallToolAction
+
+from novamart.episode import Episode
+from novamart.evaluation import logformat
+from novamart.evaluation.results import EpisodeResult
+from novamart.evaluation.sessions import EnvSession
+from novamart.evaluation.stats import passed
+from novamart.models import NovamartObservation
+
+log = logging.getLogger(__name__)
+
+STEP_LIMIT_FALLBACK = 50
+"""Steps allowed when an observation does not state max_steps; the env's own limit rules."""
+
+LineSink = Callable[[str], None]
+
+
+class Agent(Protocol):
+    """The shape of novamart.agents.base.Agent, which the LLM agent shares."""
+
+    @property
+    def privileged(self) -> bool: ...
+
+    def start(self, observation: NovamartObservation, episode: Episode | None = None) -> None: ...
+
+    def act(self, observation: NovamartObservation) -> CallToolAction: ...
+
+
+def tool_error(observation: NovamartObservation) -> str | None:
+    """The refusal this step's tool answered with, as ``code: message``; None on success."""
+    result = observation.last_tool_result
+    if isinstance(result, dict) and result.get("ok") is False:
+        error = result.get("error") or {}
+        return f"{error.get('code', 'error')}: {error.get('message', '')}"
+    if observation.error is not None:
+        return observation.error.message
+    return None
+
+
+def run_episode(
+    session: EnvSession,
+    agent: Agent,
+    agent_name: str,
+    task: str,
+    seed: int | None,
+    model: str,
+    emit: LineSink | None = None,
+) -> EpisodeResult:
+    """Play one episode of ``task``; ``emit`` receives the [START]/[STEP]/[END] lines."""
+    say = emit or (lambda _line: None)
+    rewards: list[float] = []
+    observation: NovamartObservation | None = None
+    error: str | None = None
+    say(logformat.start_line(task, model))
+    try:
+        observation = session.reset(task, seed)
+        agent.start(observation, session.episode if agent.privileged else None)
+        limit = observation.max_steps or STEP_LIMIT_FALLBACK
+        while not observation.done and len(rewards) < limit:
+            action = agent.act(observation)
+            observation = session.step(action)
+            reward = float(observation.reward or 0.0)
+            rewards.append(reward)
+            shown = logformat.describe_action(action.tool_name, action.arguments)
+            say(
+                logformat.step_line(
+                    len(rewards), shown, reward, observation.done, tool_error(observation)
+                )
+            )
+    except Exception as exc:  # the contract: an episode ends with [END], whatever failed
+        error = f"{type(exc).__name__}: {exc}"
+        log.warning("episode %s (seed %s) of %s ended early: %s", task, seed, agent_name, error)
+    finally:
+        result = _result(agent_name, task, seed, observation, rewards, error)
+        say(logformat.end_line(result.success, result.steps, result.score, result.rewards))
+    return result
+
+
+def _result(
+    agent_name: str,
+    task: str,
+    seed: int | None,
+    last: NovamartObservation | None,
+    rewards: list[float],
+    error: str | None,
+) -> EpisodeResult:
+    done = last is not None and last.done
+    final = last.final_score if done and last is not None else None
+    score = min(1.0, max(0.0, final if final is not None else sum(rewards)))
+    return EpisodeResult(
+        agent=agent_name,
+        task=task,
+        seed=seed,
+        steps=len(rewards),
+        rewards=rewards,
+        score=score,
+        done=done,
+        success=done and error is None and passed(score),
+        error=error,
+    )

@@ -1,0 +1,128 @@
+"""Where episodes run: the environment in this process, or a server through the client.
+
+Both sessions offer the same four calls, so the runner, ``inference.py`` and ``novamart eval``
+never care which one they hold. The tool list always comes from the environment itself
+(``ListToolsAction``), after each reset, because a task decides which tools it offers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction, Tool
+from openenv.core.sync_client import SyncEnvClient
+
+from novamart.client import NovamartEnv
+from novamart.episode import Episode
+from novamart.models import NovamartObservation
+from novamart.server.environment import NovamartEnvironment
+
+T = TypeVar("T")
+
+
+class SessionError(RuntimeError):
+    """The environment answered something that is not a NovaMart observation."""
+
+
+class EnvSession(Protocol):
+    in_process: bool
+
+    def reset(self, task: str, seed: int | None) -> NovamartObservation: ...
+
+    def step(self, action: CallToolAction) -> NovamartObservation: ...
+
+    def tools(self) -> list[Tool]: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def episode(self) -> Episode | None:
+        """The hidden episode when the environment is in this process; None over the wire."""
+        ...
+
+
+def _observation(value: object) -> NovamartObservation:
+    if not isinstance(value, NovamartObservation):
+        raise SessionError(f"expected a NovamartObservation, got {type(value).__name__}")
+    return value
+
+
+class InProcessSession:
+    """A NovamartEnvironment in this process: no server, no sockets."""
+
+    in_process = True
+
+    def __init__(self) -> None:
+        self._env = NovamartEnvironment()
+
+    def reset(self, task: str, seed: int | None) -> NovamartObservation:
+        return _observation(self._env.reset(seed=seed, task=task))
+
+    def step(self, action: CallToolAction) -> NovamartObservation:
+        return _observation(self._env.step(action))
+
+    def tools(self) -> list[Tool]:
+        return list(self._env.step(ListToolsAction()).tools)
+
+    def close(self) -> None:
+        self._env.close()
+
+    @property
+    def episode(self) -> Episode | None:
+        return self._env.episode
+
+
+class RemoteSession:
+    """A NovaMart server at ``base_url``, one WebSocket session at a time.
+
+    It connects at the first reset, and after a failure drops the connection so the next
+    reset starts a fresh one: a server that was down for one episode costs only that one.
+    """
+
+    in_process = False
+
+    def __init__(self, base_url: str, message_timeout_s: float = 60.0) -> None:
+        self._base_url = base_url
+        self._message_timeout_s = message_timeout_s
+        self._client: SyncEnvClient | None = None
+
+    def reset(self, task: str, seed: int | None) -> NovamartObservation:
+        return _observation(self._call(lambda c: c.reset(task=task, seed=seed)).observation)
+
+    def step(self, action: CallToolAction) -> NovamartObservation:
+        return _observation(self._call(lambda c: c.step(action)).observation)
+
+    def tools(self) -> list[Tool]:
+        return list(self._call(lambda c: c.list_tools(use_cache=False)))
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):  # a dead connection has nothing to close
+                client.close()
+
+    @property
+    def episode(self) -> Episode | None:
+        return None
+
+    def _call(self, request: Callable[[SyncEnvClient], T]) -> T:
+        if self._client is None:
+            client = NovamartEnv(base_url=self._base_url, message_timeout_s=self._message_timeout_s)
+            self._client = client.sync()
+            try:
+                self._client.connect()
+            except BaseException:
+                self.close()
+                raise
+        try:
+            return request(self._client)
+        except BaseException:
+            self.close()
+            raise
+
+
+def open_session(env_url: str | None) -> EnvSession:
+    """In-process when ``env_url`` is None, else a client session to that server."""
+    return InProcessSession() if env_url is None else RemoteSession(env_url)

@@ -1,0 +1,67 @@
+"""``novamart eval`` through its command function: tables, JSON, chart and markdown."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner, Result
+
+from novamart.evaluation.cli import eval_command
+from novamart.evaluation.results import EvalResults
+from tests.inference.standin import StandIn
+
+app = typer.Typer()
+app.command("eval")(eval_command)
+app.command("noop")(lambda: None)  # two commands, so "eval" is a subcommand as in novamart
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, ["eval", *args])
+
+
+def test_reference_agents_over_seeds(tmp_path: Path) -> None:
+    out, chart, page = tmp_path / "r.json", tmp_path / "c.png", tmp_path / "docs" / "r.md"
+    result = run(
+        "--agent", "oracle,random", "--agent", "do_nothing", "--tasks", "easy_refund",
+        "--episodes", "4", "--seed", "3",
+        "--out", str(out), "--chart", str(chart), "--markdown", str(page),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    results = EvalResults.model_validate_json(out.read_text())
+    assert [(c.agent, c.task, c.summary.n) for c in results.cells] == [
+        ("oracle", "easy_refund", 4),
+        ("random", "easy_refund", 4),
+        ("do_nothing", "easy_refund", 4),
+    ]
+    for cell in results.cells:
+        scores = [e.score for e in results.episodes if e.agent == cell.agent]
+        assert [e.seed for e in results.episodes if e.agent == cell.agent] == [3, 4, 5, 6]
+        assert cell.summary.mean == statistics.fmean(scores)
+    assert "pass^4" in result.stdout and "easy_refund" in result.stdout
+    assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    markdown = page.read_text()
+    assert results.settings.command in markdown
+    assert results.settings.command.startswith("novamart eval --agent oracle,random,do_nothing")
+    assert "| do_nothing | 4 |" in markdown and "](../c.png)" in markdown
+
+
+def test_a_model_through_the_same_options(planner_model: StandIn, tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = run(
+        "--agent", "llm", "--tasks", "defect_resolution", "--episodes", "1",
+        "--model", "eval-model", "--api-base-url", planner_model.url, "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    results = EvalResults.model_validate_json(out.read_text())
+    assert results.settings.model == "eval-model"
+    assert [e.error for e in results.episodes] == [None]
+    assert {r["model"] for r in planner_model.requests} == {"eval-model"}
+
+
+def test_bad_agents_are_refused() -> None:
+    unknown = run("--agent", "oracle,wizard")
+    assert unknown.exit_code == 2 and "unknown agent 'wizard'" in unknown.output
+    remote = run("--agent", "oracle", "--env-url", "http://127.0.0.1:9")
+    assert remote.exit_code == 2 and "only in-process" in remote.output
