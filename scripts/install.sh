@@ -14,4 +14,4 @@ if [ ! -x "$VENV/bin/uv" ]; then
     "$VENV/bin/python" -m pip install --quiet "uv==$UV_VERSION"
 fi
 # shellcheck disable=SC2086
-UV_PROJECT_ENVIRONMENT="$VENV" "$VENV/bin/uv" sync --frozen --quiet $GROUPS_FLAG
+UV_PROJECT_ENVIRONMENT="$VENV" UV_COMPILE_BYTECODE=1 "$VENV/bin/uv" sync --frozen --quiet $GROUPS_FLAG
