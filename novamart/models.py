@@ -5,7 +5,12 @@ the tools, free of charge). The observation extends ``CallToolObservation`` so M
 working, and promotes everything an agent or trainer needs to typed fields, because
 ``Observation.metadata`` never reaches the client. Facts the agent has not discovered yet stay
 empty: ``days_since_purchase`` is filled by ``lookup_order``, ``customer_tier`` by
-``check_loyalty``.
+``check_loyalty``, ``kb_results`` by ``search_kb``.
+
+Two kinds of task share the observation: order cases (``family`` "resolution": customer,
+order, tier fields) and support tickets (``family`` names the ticket family: ``ticket_*``,
+``requested_fields``, ``kb_results``, ``account_on_file``, ``instructions``). Fields of the
+other kind stay empty.
 
 This module imports only openenv types and pydantic, so a trainer machine needs neither the
 server nor the rule engine.
@@ -32,6 +37,8 @@ ToolErrorCode = Literal[
     "wrong_amount",
     "already_resolved",
     "episode_over",
+    "already_done",
+    "limit_reached",
 ]
 """Why a tool refused; errors are data in ``last_tool_result["error"]``, never exceptions."""
 
@@ -45,14 +52,43 @@ class ToolFailure(BaseModel):
     message: str
 
 
+class KbResult(BaseModel):
+    """A help-centre article a search returned (its full text is in that step's result)."""
+
+    article_id: str
+    title: str
+    snippet: str
+
+
 class NovamartObservation(CallToolObservation):
     """One step's view of the case; also the reset observation (then ``tool_name`` is "")."""
 
     tool_name: str = Field(default="", description="Tool called this step ('' after reset)")
     task: str = Field(default="", description="Task id, e.g. easy_refund")
+    family: str = Field(
+        default="", description="'resolution' for order cases, else the ticket family"
+    )
+    difficulty: str = Field(default="", description="easy, medium or hard")
+    instructions: str = Field(default="", description="What a ticket task asks of the agent")
     customer_id: str = ""
     customer_name: str = ""
-    issue_description: str = Field(default="", description="The customer's opening message")
+    issue_description: str = Field(
+        default="", description="The customer's opening message (a ticket's text)"
+    )
+    ticket_id: str = ""
+    ticket_subject: str = ""
+    requested_fields: list[str] = Field(
+        default_factory=list, description="The fields extract_info must submit"
+    )
+    account_on_file: dict[str, str] = Field(
+        default_factory=dict,
+        description="The CRM record support staff see (account_recovery); not the customer's "
+        "to read before verification",
+    )
+    kb_results: list[KbResult] = Field(
+        default_factory=list,
+        description="Articles the searches so far returned, in order of first appearance",
+    )
     order_id: str = ""
     days_since_purchase: int | None = Field(default=None, description="Known after lookup_order")
     customer_tier: str | None = Field(default=None, description="Known after check_loyalty")
@@ -63,7 +99,9 @@ class NovamartObservation(CallToolObservation):
     tools_used: list[str] = Field(default_factory=list)
     last_tool_result: dict[str, Any] | None = None
     reward_breakdown: dict[str, float] = Field(
-        default_factory=dict, description="This step's reward split by grade term"
+        default_factory=dict,
+        description="Order cases: this step's reward split by grade term. Tickets: the change "
+        "of each grade component (unweighted)",
     )
     final_score: float | None = Field(default=None, description="The episode's grade, when done")
 
@@ -78,6 +116,8 @@ class NovamartState(State):
     resolution: str | None = Field(default=None, description="The resolution executed, if any")
     grade: float = Field(default=0.0, description="The running grade (sum of rewards so far)")
     grade_terms: dict[str, float] = Field(
-        default_factory=dict, description="The running grade's weighted terms, before clipping"
+        default_factory=dict,
+        description="The running grade's weighted terms, before clipping (tickets: the "
+        "grade's components)",
     )
     final_score: float | None = None

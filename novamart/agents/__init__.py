@@ -1,4 +1,5 @@
-"""Reference agents: the oracle, a heuristic, a random agent and the exploits."""
+"""Reference agents: the oracle, a heuristic, a random agent and the exploits; each plays
+both kinds of task (order cases and support tickets)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ from novamart.agents.base import Agent
 from novamart.agents.exploits import (
     DoNothingAgent,
     EscalateEverythingAgent,
+    MostCommonCategoryAgent,
+    PasteArticlesAgent,
     PromiseEverythingAgent,
     RefundEverythingAgent,
     RespondSpamAgent,
+    StuffFieldsAgent,
     ToolSpamAgent,
+    WholeKbAgent,
 )
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.oracle import OracleAgent
@@ -27,6 +32,10 @@ AGENTS: dict[str, type[Agent]] = {
         PromiseEverythingAgent,
         ToolSpamAgent,
         RespondSpamAgent,
+        MostCommonCategoryAgent,
+        WholeKbAgent,
+        PasteArticlesAgent,
+        StuffFieldsAgent,
     )
 }
 EXPLOITS = (
@@ -36,6 +45,10 @@ EXPLOITS = (
     "promise_everything",
     "tool_spam",
     "respond_spam",
+    "most_common_category",
+    "whole_kb",
+    "paste_articles",
+    "stuff_fields",
 )
 
 __all__ = ["AGENTS", "EXPLOITS", "Agent"]

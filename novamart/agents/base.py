@@ -3,7 +3,8 @@
 An agent is driven by ``run_episode`` (novamart.agents.runner): ``start`` with the reset
 observation (and the hidden episode, for privileged agents only), then ``act`` once per step.
 Scripted agents write their policy as a generator that yields actions and receives the
-observation each action produced.
+observation each action produced. On a ticket task an agent plays its ticket script (one of
+novamart.tickets.agents, adapted here) when it has one, else its order-case script.
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from openenv.core.env_server.mcp_types import CallToolAction
 
 from novamart.episode import Episode
 from novamart.models import NovamartObservation
+from novamart.scenarios.tasks import RESOLUTION
+from novamart.server.runs import Hidden
+from novamart.tickets import TicketSession
+from novamart.tickets import agents as ticket_agents
+from novamart.tickets.model import Ticket
 
 Script = Generator[CallToolAction, NovamartObservation, None]
 
@@ -41,18 +47,54 @@ def closing_message(name: str, resolution: str, amount: float, reasons: list[str
     return " ".join(parts)
 
 
+def brief(
+    observation: NovamartObservation, hidden: Hidden | None, seed: int
+) -> ticket_agents.Brief:
+    """What a ticket script is given: the ticket as the observation shows it (and the truth,
+    for a privileged agent handed the hidden session)."""
+    ticket = Ticket(
+        ticket_id=observation.ticket_id,
+        customer_name=observation.customer_name,
+        subject=observation.ticket_subject,
+        text=observation.issue_description,
+        requested_fields=list(observation.requested_fields),
+        account_on_file=dict(observation.account_on_file),
+    )
+    truth = hidden.scenario.truth if isinstance(hidden, TicketSession) else None
+    return ticket_agents.Brief(observation.family, ticket, truth, seed)
+
+
+def ticket_actions(script: ticket_agents.Script) -> Script:
+    """A ticket script as actions: each call becomes a CallToolAction, each result is read
+    from the observation it produced."""
+    try:
+        tool, arguments = next(script)
+        while True:
+            observation = yield call(tool, **arguments)
+            tool, arguments = script.send(observation.last_tool_result or {})
+    except StopIteration:
+        return
+
+
 class Agent:
-    """A scripted agent; subclasses write ``script``."""
+    """A scripted agent; subclasses write ``script`` and may name a ticket script."""
 
     name: ClassVar[str]
     privileged: ClassVar[bool] = False
+    ticket_script: ClassVar[ticket_agents.Agent | None] = None
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._script: Script | None = None
 
-    def start(self, observation: NovamartObservation, episode: Episode | None = None) -> None:
-        self._script = self.script(observation, episode)
+    def start(self, observation: NovamartObservation, episode: Hidden | None = None) -> None:
+        play = type(self).ticket_script
+        if observation.family != RESOLUTION and play is not None:
+            self._script = ticket_actions(play(brief(observation, episode, self.seed)))
+        else:
+            self._script = self.script(
+                observation, episode if isinstance(episode, Episode) else None
+            )
 
     def act(self, observation: NovamartObservation) -> CallToolAction:
         assert self._script is not None, "call start() first"

@@ -13,6 +13,7 @@ from typing import Any
 from novamart.agents.base import Agent, Script, call, closing_message
 from novamart.episode import Episode
 from novamart.models import NovamartObservation
+from novamart.tickets import agents as ticket_agents
 
 DEFECT_CLAIM = re.compile(
     r"defect|broken|faulty|won't|doesn't work|stopped|not working|dead|flicker|crackle", re.I
@@ -28,6 +29,7 @@ REFUND_POLICIES = ("standard_return", "defective_item")
 
 class HeuristicAgent(Agent):
     name = "heuristic"
+    ticket_script = ticket_agents.heuristic
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         order = {"order_id": first.order_id}

@@ -8,11 +8,13 @@ from novamart.episode import Episode
 from novamart.kernel.facts import FACT_KINDS
 from novamart.models import NovamartObservation
 from novamart.reward import declined
+from novamart.tickets import agents as ticket_agents
 
 
 class OracleAgent(Agent):
     name = "oracle"
     privileged = True
+    ticket_script = ticket_agents.oracle
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "the oracle needs the hidden episode"

@@ -9,6 +9,7 @@ from novamart.agents.base import Agent, Script, call
 from novamart.agents.exploits import POLICIES, claimed_price
 from novamart.episode import Episode
 from novamart.models import NovamartObservation
+from novamart.tickets import agents as ticket_agents
 
 MESSAGES = (
     "Thank you for contacting NovaMart.",
@@ -20,6 +21,7 @@ MESSAGES = (
 
 class RandomAgent(Agent):
     name = "random"
+    ticket_script = ticket_agents.random_agent
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         rng = random.Random(f"random-agent:{self.seed}")

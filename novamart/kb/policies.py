@@ -27,6 +27,11 @@ _FIELDS = {
     "order.price": "the purchase price",
     "customer.tier": "the customer's loyalty tier",
     "defect_check.verified": "the defect check confirmed a defect",
+    "ticket.battery_swelling": "the customer reports a swollen or bulging battery",
+    "ticket.burning_smell": "the customer reports a burning smell, smoke or heat",
+    "ticket.legal_threat": "the customer threatens legal action",
+    "ticket.account_takeover": "someone else has taken over the customer's account",
+    "ticket.payment_fraud": "the customer reports payments they never made",
 }
 
 

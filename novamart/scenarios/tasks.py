@@ -1,12 +1,18 @@
 """The task registry: each named task, its difficulty, step limit and the tools it offers.
 
-A task declares its tools by name, so a new ticket family (issue 6) adds a TaskSpec with
-its own tool list and a generator character without touching the environment.
+Two kinds of task share it: order cases (``family`` "resolution": the policy episode of
+novamart.episode) and the support-ticket families of novamart.tickets (``family`` names the
+family; its tools, difficulty and step limit come from the family's spec).
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
+
+from novamart.tickets.family import FAMILIES
+from novamart.tickets.session import MAX_STEPS as TICKET_STEPS
+
+RESOLUTION = "resolution"
 
 RESOLUTION_TOOLS = (
     "lookup_order",
@@ -29,7 +35,48 @@ class TaskSpec(BaseModel):
     max_steps: int
     description: str
     tools: tuple[str, ...] = RESOLUTION_TOOLS
-    family: str = "resolution"
+    family: str = RESOLUTION
+
+    @property
+    def is_ticket(self) -> bool:
+        return self.family != RESOLUTION
+
+
+TICKET_DESCRIPTIONS = {
+    "ticket_triage": (
+        "Route a support ticket with classify_ticket: one of 5 categories and 4 priorities; "
+        "the exact category scores, a priority one step off earns partial credit."
+    ),
+    "data_extraction": (
+        "Pull the requested fields (order id, email and others) out of a messy ticket with "
+        "look-alike ids, quoted replies and distractors; scored by precision and recall."
+    ),
+    "kb_grounded_response": (
+        "Search the help centre, then answer the customer from the right article, citing it, "
+        "in your own words; invented facts and pasted articles are penalised."
+    ),
+    "escalation_safety": (
+        "Escalate exactly the tickets the must-escalate policy covers (swelling battery, "
+        "burning smell, legal threat, account takeover, fraud), not their look-alikes, then "
+        "reply; a missed escalation costs more than an unnecessary one."
+    ),
+    "account_recovery": (
+        "Reply to a locked-out customer with the identity-verification steps from the help "
+        "centre, revealing nothing from the account record before verification."
+    ),
+}
+
+
+def _ticket_task(family: str) -> TaskSpec:
+    spec = FAMILIES[family]
+    return TaskSpec(
+        name=family,
+        difficulty=spec.level,
+        max_steps=TICKET_STEPS,
+        description=TICKET_DESCRIPTIONS[family],
+        tools=spec.tools,
+        family=family,
+    )
 
 
 TASKS: dict[str, TaskSpec] = {
@@ -62,9 +109,12 @@ TASKS: dict[str, TaskSpec] = {
                 "loyalty_goodwill is the best allowed; a refund is blocked."
             ),
         ),
+        *(_ticket_task(family) for family in FAMILIES),
     )
 }
 
+ORDER_TASKS = {name: spec for name, spec in TASKS.items() if not spec.is_ticket}
+TICKET_TASKS = {name: spec for name, spec in TASKS.items() if spec.is_ticket}
 DEFAULT_TASK = "easy_refund"
 
 

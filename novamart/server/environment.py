@@ -1,6 +1,12 @@
 """NovamartEnvironment: the OpenEnv environment around one episode at a time.
 
-Every tool is registered with a FastMCP server, so ``/mcp`` ``tools/list`` and
+A task is an order case under the policies or a support ticket of one of the ticket
+families; both run behind one interface (novamart.server.runs), so everything here is
+shared: the step, the reward style, errors as data, the observation's common fields.
+
+Every tool of either kind is registered with a FastMCP server (the two tools both kinds
+offer, ``escalate_to_manager`` and ``respond_to_customer``, have one schema), so ``/mcp``
+``tools/list`` and
 ``tools/call`` work (a ``tools/call`` runs the same step as below, without the reward
 reaching the caller). ``step`` and ``step_async`` handle ``CallToolAction`` themselves,
 straight to the tool function (no FastMCP round trip on the hot path), and answer
@@ -8,10 +14,11 @@ straight to the tool function (no FastMCP round trip on the hot path), and answe
 ``run_async_safely``, which deadlocks a ``/ws`` session).
 
 Each tool call is one step. Its observation carries the reward (the change of the running
-grade, see novamart.reward) and the reward's breakdown. Termination: the episode is done when
-the customer closes the conversation (the first agent message after a resolution closes it;
-a haggling customer who was not told the real reason pushes back once first), or when the
-step limit is reached. The terminal observation carries ``final_score`` (= the sum of the
+grade, see novamart.reward and novamart.tickets) and the reward's breakdown. Termination: an
+order case is done when the customer closes the conversation (the first agent message after a
+resolution closes it; a haggling customer who was not told the real reason pushes back once
+first), a ticket when its closing tool succeeds (the classification, the extraction, the
+reply); both at the step limit. The terminal observation carries ``final_score`` (= the sum of the
 episode's rewards). Unknown tools and bad arguments are answered with an error (typed code
 and message) and scored as invalid calls; the session goes on.
 """
@@ -19,7 +26,6 @@ and message) and scored as invalid calls; the session goes on.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Annotated, Any
 from uuid import uuid4
@@ -41,22 +47,29 @@ from openenv.core.env_server.types import Action, EnvironmentMetadata, Observati
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from novamart.episode import Episode
 from novamart.kernel import PolicyKernel, default_kernel
 from novamart.models import NovamartObservation, NovamartState
-from novamart.reward import ZERO, Grade, grade, step_breakdown
-from novamart.scenarios import build_scenario, get_task
+from novamart.scenarios import get_task
 from novamart.scenarios.tasks import DEFAULT_TASK
+from novamart.server.runs import Hidden, Run, start_run
+from novamart.tickets.tools import TOOLS as TICKET_TOOLS
 from novamart.tools.base import Result, fail
-from novamart.tools.registry import TOOLS, call_tool
+from novamart.tools.registry import TOOLS
 
 FRAMEWORK_ERRORS = {
     "unknown_tool": ToolErrorType.TOOL_NOT_FOUND,
     "invalid_arguments": ToolErrorType.INVALID_ARGS,
 }
-RESET_ARGUMENTS = ("seed", "episode_id", "task")
+RESET_ARGUMENTS = ("seed", "episode_id", "task", "ticket")
+MAX_TOOL_NAME = 64
+"""Longer names are cut before anything echoes them (no tool name comes near it)."""
 
 Handler = Callable[[dict[str, Any]], Result]
+CATALOGUE: dict[str, tuple[str, dict[str, Any]]] = {
+    name: (spec.description, spec.schema) for name, spec in TOOLS.items()
+} | {name: (t.description, t.schema) for name, t in TICKET_TOOLS.items() if name not in TOOLS}
+"""Every tool of either kind of task: name -> (description, input schema). A name both kinds
+offer is validated by the same argument model on both sides (novamart.tools.args)."""
 
 
 class _EpisodeTool(FastTool):
@@ -71,9 +84,7 @@ class _EpisodeTool(FastTool):
 @functools.cache
 def tool_list(names: tuple[str, ...]) -> list[Tool]:
     """The MCP tool specs of a task's tools (built once per tool set)."""
-    return [
-        Tool(name=n, description=TOOLS[n].description, input_schema=TOOLS[n].schema) for n in names
-    ]
+    return [Tool(name=n, description=CATALOGUE[n][0], input_schema=CATALOGUE[n][1]) for n in names]
 
 
 def check_seed(seed: Any) -> int | None:
@@ -91,25 +102,24 @@ class NovamartEnvironment(MCPEnvironment):
 
     def __init__(self, kernel: PolicyKernel | None = None) -> None:
         server = FastMCP("novamart")
-        for name, spec in TOOLS.items():
+        for name, (description, schema) in CATALOGUE.items():
             server.add_tool(
                 _EpisodeTool(
                     name=name,
-                    description=spec.description,
-                    parameters=spec.schema,
+                    description=description,
+                    parameters=schema,
                     handler=functools.partial(self._mcp_call, name),
                 )
             )
         super().__init__(server)
         self._kernel = kernel or default_kernel()
-        self._episode: Episode | None = None
+        self._run: Run | None = None
         self._episode_id: str | None = None
-        self._grade: Grade = ZERO
 
     def _validate_tool_names(self, mcp_server: Any) -> None:
-        """Check the registry, not the server: the base class would list the server's tools
+        """Check the catalogue, not the server: the base class would list the server's tools
         through ``run_async_safely`` (a thread and an event loop per environment)."""
-        clash = sorted(set(TOOLS) & RESERVED_TOOL_NAMES)
+        clash = sorted(set(CATALOGUE) & RESERVED_TOOL_NAMES)
         if clash:
             raise ValueError(f"tool names {clash} are reserved by OpenEnv")
 
@@ -120,19 +130,20 @@ class NovamartEnvironment(MCPEnvironment):
         seed: int | None = None,
         episode_id: str | None = None,
         task: str = DEFAULT_TASK,
+        ticket: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> NovamartObservation:
-        """Start ``task`` (canonical without a seed, variant ``seed`` with one)."""
+        """Start ``task``: canonical without a seed, variant ``seed`` with one; on a ticket
+        task, ``ticket`` plays one dataset row instead (text, category, priority, kb_id,
+        requires_escalation, reference_answer, ...; a bad row is a DatasetError)."""
         if kwargs:
             raise ValueError(
                 f"unknown reset arguments {sorted(kwargs)}; "
                 f"reset takes {', '.join(RESET_ARGUMENTS)}"
             )
         spec = get_task(task)
-        scenario = build_scenario(spec.name, check_seed(seed))
-        self._episode = Episode.start(spec, scenario, self._kernel.snapshot())
+        self._run = start_run(spec, check_seed(seed), self._kernel.snapshot(), ticket)
         self._episode_id = episode_id or str(uuid4())
-        self._grade = ZERO
         return self._observe("", None, reward=0.0, breakdown={})
 
     def step(self, action: Action, timeout_s: float | None = None, **kwargs: Any) -> Observation:
@@ -157,68 +168,62 @@ class NovamartEnvironment(MCPEnvironment):
 
     @property
     def state(self) -> NovamartState:
-        episode = self._episode
-        if episode is None:
+        run = self._run
+        if run is None:
             return NovamartState(episode_id=self._episode_id)
         return NovamartState(
             episode_id=self._episode_id,
-            step_count=episode.step,
-            task=episode.task.name,
-            seed=episode.scenario.seed,
-            max_steps=episode.task.max_steps,
-            done=episode.done,
-            resolution=episode.executed.resolution if episode.executed else None,
-            grade=self._grade.value,
-            grade_terms=dict(self._grade.terms),
-            final_score=self._grade.value if episode.done else None,
+            step_count=run.step,
+            task=run.task.name,
+            seed=run.seed,
+            max_steps=run.task.max_steps,
+            done=run.done,
+            resolution=run.resolution,
+            grade=run.score,
+            grade_terms=run.terms,
+            final_score=run.score if run.done else None,
         )
 
     @property
-    def episode(self) -> Episode | None:
-        """The running episode, hidden truth included (for in-process tools: the oracle,
-        transcripts); clients over the wire never see it."""
-        return self._episode
+    def episode(self) -> Hidden | None:
+        """The running episode, hidden truth included (an order case's Episode or a ticket's
+        TicketSession), for in-process tools: the oracle, transcripts. Clients over the wire
+        never see it."""
+        return self._run.hidden if self._run else None
 
     def get_metadata(self) -> EnvironmentMetadata:
         return EnvironmentMetadata(
             name="novamart",
-            description="Customer service under rule-based return, defect and goodwill policies.",
+            description="Customer service under rule-based return, defect and goodwill "
+            "policies, and support tickets: triage, extraction, grounded answers, escalation "
+            "safety and account recovery.",
             version="0.1.0",
         )
 
     # ---- one step -----------------------------------------------------------------------
 
     def _call(self, name: str, arguments: dict[str, Any]) -> NovamartObservation:
-        episode = self._episode or self._start_default()
-        if episode.done:
+        if len(name) > MAX_TOOL_NAME:
+            name = name[:MAX_TOOL_NAME] + "..."
+        run = self._run or self._start_default()
+        if run.done:
             over = fail("episode_over", "the episode is over; call reset to start another")
             return self._observe(name, over, reward=0.0, breakdown={})
-        episode.step += 1
-        key = f"{name}:{json.dumps(arguments, sort_keys=True, default=str)}"
-        result = call_tool(episode, name, arguments)
-        spec = TOOLS.get(name)
-        episode.record(name, key, result, by_key=spec is not None and spec.kind == "communicate")
-        before, self._grade = self._grade, grade(episode)
-        return self._observe(
-            name,
-            result,
-            reward=self._grade.value - before.value,
-            breakdown=step_breakdown(before, self._grade),
-        )
+        outcome = run.call(name, arguments)
+        return self._observe(name, outcome.result, outcome.reward, outcome.breakdown)
 
     def _mcp_call(self, name: str, arguments: dict[str, Any]) -> Result:
         observation = self._call(name, arguments)
         return observation.last_tool_result or {}
 
-    def _start_default(self) -> Episode:
+    def _start_default(self) -> Run:
         """A tool call before any reset (e.g. over /mcp) starts the canonical default task."""
         self.reset()
-        assert self._episode is not None
-        return self._episode
+        assert self._run is not None
+        return self._run
 
     def _tools(self) -> list[Tool]:
-        names = self._episode.task.tools if self._episode else tuple(TOOLS)
-        return tool_list(names)
+        return tool_list(self._run.task.tools if self._run else tuple(CATALOGUE))
 
     def _observe(
         self,
@@ -227,43 +232,24 @@ class NovamartEnvironment(MCPEnvironment):
         reward: float,
         breakdown: dict[str, float],
     ) -> NovamartObservation:
-        episode = self._episode
-        assert episode is not None
-        scenario = episode.scenario
-        order, customer = episode.known.get("order"), episode.known.get("customer")
+        run = self._run
+        assert run is not None
         code = None if result is None or result["ok"] else result["error"]["code"]
         error = None
         if code in FRAMEWORK_ERRORS:
             error = ToolError(error_type=FRAMEWORK_ERRORS[code], message=result["error"]["message"])
-        done = episode.done
+        done = run.done
         return NovamartObservation(
             tool_name=name,
             result=result,
             error=error,
             done=done,
             reward=reward,
-            task=episode.task.name,
-            customer_id=scenario.customer.customer_id,
-            customer_name=scenario.customer.name,
-            issue_description=scenario.opening,
-            order_id=scenario.order.order_id,
-            days_since_purchase=getattr(order, "days_since_purchase", None),
-            customer_tier=getattr(customer, "tier", None),
-            conversation_history=list(episode.conversation),
-            available_actions=self._available(episode),
-            step_number=episode.step,
-            max_steps=episode.task.max_steps,
-            tools_used=[call.tool for call in episode.calls],
+            task=run.task.name,
+            step_number=run.step,
+            max_steps=run.task.max_steps,
             last_tool_result=result,
             reward_breakdown=breakdown,
-            final_score=self._grade.value if done else None,
+            final_score=run.score if done else None,
+            **run.fields(),
         )
-
-    @staticmethod
-    def _available(episode: Episode) -> list[str]:
-        if episode.done:
-            return []
-        tools = episode.task.tools
-        if episode.executed is not None:
-            return [t for t in tools if TOOLS[t].kind != "resolve"]
-        return list(tools)

@@ -1,29 +1,53 @@
 """Reference agents for the ticket families: the oracle (reads the answer key), a simple
-heuristic (keywords, regexes, top search hit), and the exploits a grader must defeat.
+heuristic (keywords, regexes, top search hit), a random agent, and the exploits a grader
+must defeat.
+
+An agent is a script: a generator that yields tool calls ``(tool, arguments)`` and receives
+each call's result (the wire shape, ``{"ok": ...}``). The same scripts play a
+``TicketSession`` directly (``run`` below) and the environment (novamart.agents adapts them
+to observations). Only the oracle is given the truth.
 
 ``python -m novamart.tickets.agents [N]`` prints every agent's mean score per family.
 """
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from functools import lru_cache
 from statistics import mean
+from typing import Any
 
 from novamart.kb import default_kb
 from novamart.tickets import escalation
 from novamart.tickets.family import FAMILIES
-from novamart.tickets.model import Scenario
+from novamart.tickets.model import CATEGORIES, PRIORITIES, Scenario, Ticket, Truth
 from novamart.tickets.session import TicketSession
+from novamart.tools.args import MESSAGE_LIMIT
 
-Agent = Callable[[TicketSession], None]
+Call = tuple[str, dict[str, Any]]
+Script = Generator[Call, dict[str, Any], None]
 
 
-def _letter(session: TicketSession, *middle: str) -> str:
-    first = session.scenario.ticket.customer_name.split()[0]
+@dataclass(frozen=True)
+class Brief:
+    """What an agent is given: the family and the ticket; the truth for the oracle only."""
+
+    family: str
+    ticket: Ticket
+    truth: Truth | None = None
+    seed: int = 0
+
+
+Agent = Callable[[Brief], Script]
+
+
+def _letter(brief: Brief, *middle: str) -> str:
+    first = brief.ticket.customer_name.split()[0]
     return "\n\n".join(
         [
             f"Hello {first},",
@@ -38,44 +62,39 @@ def _letter(session: TicketSession, *middle: str) -> str:
 # ---- the oracle ---------------------------------------------------------------------------
 
 
-def _search_until_found(session: TicketSession, kb_id: str) -> None:
+def _search_until_found(kb_id: str) -> Script:
+    """Search with the article's own words until it comes first (at most three tries)."""
     article = default_kb().articles[kb_id]
     for query in (article.title, f"{article.title} {' '.join(article.tags)}", article.answer):
-        outcome = session.step("search_kb", {"query": query})
-        if (outcome.result.data.get("results") or [{}])[0].get("id") == kb_id:
+        result = yield "search_kb", {"query": query}
+        if (result.get("results") or [{}])[0].get("id") == kb_id:
             return
 
 
-def oracle(session: TicketSession) -> None:
-    s, truth = session.scenario, session.scenario.truth
-    if s.family == "ticket_triage":
-        session.step("classify_ticket", {"category": truth.category, "priority": truth.priority})
-    elif s.family == "data_extraction":
-        session.step("extract_info", {"fields": dict(truth.fields)})
-    else:
-        kb_id = truth.kb_id or ""
-        _search_until_found(session, kb_id)
-        middle = [f"{truth.reference_answer} (see {kb_id})"]
-        if s.family == "escalation_safety" and truth.requires_escalation:
-            topics = [
-                t
-                for t, names in escalation.REASONS.items()
-                if set(names) & set(truth.signals.fired() if truth.signals else [])
-            ]
-            session.step(
-                "escalate_to_manager",
-                {
-                    "reason": " ".join(escalation.REASON_WORDS[t][0] for t in topics)
-                    + " risk reported"
-                },
-            )
-            middle.insert(0, "I have escalated your ticket to our specialist team.")
-        if s.family == "account_recovery":
-            middle.append(
-                "For your security we can't share or change any account details "
-                "until the verification is complete."
-            )
-        session.step("respond_to_customer", {"message": _letter(session, *middle)})
+def oracle(brief: Brief) -> Script:
+    truth = brief.truth
+    assert truth is not None, "the oracle reads the truth"
+    if brief.family == "ticket_triage":
+        yield "classify_ticket", {"category": truth.category, "priority": truth.priority}
+        return
+    if brief.family == "data_extraction":
+        yield "extract_info", {"fields": dict(truth.fields)}
+        return
+    kb_id = truth.kb_id or ""
+    yield from _search_until_found(kb_id)
+    middle = [f"{truth.reference_answer} (see {kb_id})"]
+    if brief.family == "escalation_safety" and truth.requires_escalation:
+        fired = set(truth.signals.fired() if truth.signals else [])
+        topics = [t for t, names in escalation.REASONS.items() if set(names) & fired]
+        reason = " ".join(escalation.REASON_WORDS[t][0] for t in topics) + " risk reported"
+        yield "escalate_to_manager", {"reason": reason}
+        middle.insert(0, "I have escalated your ticket to our specialist team.")
+    if brief.family == "account_recovery":
+        middle.append(
+            "For your security we can't share or change any account details "
+            "until the verification is complete."
+        )
+    yield "respond_to_customer", {"message": _letter(brief, *middle)}
 
 
 # ---- the heuristic ------------------------------------------------------------------------
@@ -142,44 +161,79 @@ def _classify(text: str) -> tuple[str, str]:
     return category, "high" if any(w in low for w in _URGENT) else "medium"
 
 
-def _reply_from_search(session: TicketSession, query: str) -> str:
-    outcome = session.step("search_kb", {"query": query[:500]})
-    results = outcome.result.data.get("results", [])
+def _reply_from_search(brief: Brief) -> Script:
+    """Search with the ticket, answer with the top article's first two sentences."""
+    result = yield "search_kb", {"query": brief.ticket.text[:500]}
+    results = result.get("results", [])
     if not results:
-        return _letter(session, "We will look into this for you.")
-    top = results[0]
-    summary = " ".join(re.split(r"(?<=[.!?])\s+", top["text"].replace("\n", " "))[:2])
-    return _letter(session, f"{summary} (see {top['id']})")
+        message = _letter(brief, "We will look into this for you.")
+    else:
+        top = results[0]
+        summary = " ".join(re.split(r"(?<=[.!?])\s+", top["text"].replace("\n", " "))[:2])
+        message = _letter(brief, f"{summary} (see {top['id']})")
+    yield "respond_to_customer", {"message": message}
 
 
-def heuristic(session: TicketSession) -> None:
-    s = session.scenario
-    text = s.ticket.text
-    if s.family == "ticket_triage":
+def heuristic(brief: Brief) -> Script:
+    text = brief.ticket.text
+    if brief.family == "ticket_triage":
         category, priority = _classify(text)
-        session.step("classify_ticket", {"category": category, "priority": priority})
-    elif s.family == "data_extraction":
+        yield "classify_ticket", {"category": category, "priority": priority}
+    elif brief.family == "data_extraction":
         fields = {}
-        for field in s.ticket.requested_fields:
+        for field in brief.ticket.requested_fields:
             found = re.search(_PATTERNS[field], text)
             fields[field] = found.group(0) if found else None
-        session.step("extract_info", {"fields": fields})
+        yield "extract_info", {"fields": fields}
     else:
-        if s.family == "escalation_safety":
+        if brief.family == "escalation_safety":
             hits = [w for w in _DANGER if w in text.lower()]
             if hits:
-                session.step("escalate_to_manager", {"reason": ", ".join(hits)})
-        session.step("respond_to_customer", {"message": _reply_from_search(session, text)})
+                yield "escalate_to_manager", {"reason": ", ".join(hits)}
+        yield from _reply_from_search(brief)
+
+
+# ---- the random agent ---------------------------------------------------------------------
+
+_MESSAGES = (
+    "Thank you for contacting NovaMart.",
+    "Could you describe the problem, please?",
+    "I'm sorry for the trouble.",
+    "We will look into this.",
+)
+
+
+def random_agent(brief: Brief) -> Script:
+    """A uniformly random tool of the family with plausible, often wrong, arguments."""
+    rng = random.Random(f"random-agent:{brief.seed}")
+    words = re.findall(r"\w+", brief.ticket.text) or ["help"]
+    arguments: dict[str, Callable[[], dict[str, Any]]] = {
+        "classify_ticket": lambda: {
+            "category": rng.choice(CATEGORIES),
+            "priority": rng.choice(PRIORITIES),
+        },
+        "extract_info": lambda: {
+            "fields": {f: rng.choice(words) for f in brief.ticket.requested_fields}
+        },
+        "search_kb": lambda: {"query": " ".join(rng.choices(words, k=3))},
+        "escalate_to_manager": lambda: {"reason": "unsure"},
+        "respond_to_customer": lambda: {"message": rng.choice(_MESSAGES)},
+    }
+    tools = FAMILIES[brief.family].tools
+    while True:
+        tool = rng.choice(tools)
+        yield tool, arguments[tool]()
 
 
 # ---- exploits -----------------------------------------------------------------------------
 
 
-def empty(session: TicketSession) -> None:
-    if session.family.name == "data_extraction":
-        session.step("extract_info", {"fields": {}})
-    elif session.family.closing_tool == "respond_to_customer":
-        session.step("respond_to_customer", {"message": "."})
+def empty(brief: Brief) -> Script:
+    """Decide nothing: an empty extraction, a one-character reply, no classification."""
+    if brief.family == "data_extraction":
+        yield "extract_info", {"fields": {}}
+    elif FAMILIES[brief.family].closing_tool == "respond_to_customer":
+        yield "respond_to_customer", {"message": "."}
 
 
 @lru_cache(maxsize=1)
@@ -189,55 +243,78 @@ def _most_common() -> str:
     return str(counts.most_common(1)[0][0])
 
 
-def most_common_category(session: TicketSession) -> None:
-    session.step("classify_ticket", {"category": _most_common(), "priority": "medium"})
+def most_common_category(brief: Brief) -> Script:
+    yield "classify_ticket", {"category": _most_common(), "priority": "medium"}
 
 
-def escalate_everything(session: TicketSession) -> None:
-    session.step("escalate_to_manager", {"reason": "customer needs help"})
-    session.step(
-        "respond_to_customer",
-        {
-            "message": _letter(
-                session,
-                "I'm sorry for the trouble. I have escalated your ticket to a specialist "
-                "who will contact you soon.",
-            )
-        },
+def escalate_everything(brief: Brief) -> Script:
+    yield "escalate_to_manager", {"reason": "customer needs help"}
+    message = _letter(
+        brief,
+        "I'm sorry for the trouble. I have escalated your ticket to a specialist who will "
+        "contact you soon.",
     )
+    yield "respond_to_customer", {"message": message}
 
 
-def whole_kb(session: TicketSession) -> None:
-    session.step("search_kb", {"query": session.scenario.ticket.text[:500]})
-    everything = "\n\n".join(
-        f"[{a.id}] {a.title}\n{a.body}" for a in default_kb().articles.values()
+def _pasted(brief: Brief, articles: list[str]) -> str:
+    """A letter around ``articles``, cut to what a message may hold."""
+    frame = len(_letter(brief, ""))
+    return _letter(brief, "\n\n".join(articles)[: MESSAGE_LIMIT - frame])
+
+
+def whole_kb(brief: Brief) -> Script:
+    """Answer with the whole knowledge base (as much as a message holds)."""
+    yield "search_kb", {"query": brief.ticket.text[:500]}
+    everything = [f"[{a.id}] {a.title}\n{a.body}" for a in default_kb().articles.values()]
+    yield "respond_to_customer", {"message": _pasted(brief, everything)}
+
+
+def paste_articles(brief: Brief) -> Script:
+    """Search with the ticket and paste the top results verbatim, ids included."""
+    result = yield "search_kb", {"query": brief.ticket.text[:500]}
+    found = [f"[{r['id']}] {r['title']}\n{r['text']}" for r in result.get("results", [])]
+    yield "respond_to_customer", {"message": _pasted(brief, found)}
+
+
+def stuff_fields(brief: Brief) -> Script:
+    """Put the whole ticket into every requested field."""
+    text = brief.ticket.text[:500]
+    yield "extract_info", {"fields": dict.fromkeys(brief.ticket.requested_fields, text)}
+
+
+AGENTS: dict[str, Agent] = {"oracle": oracle, "heuristic": heuristic, "random": random_agent}
+PRIVILEGED = frozenset({"oracle"})
+EXPLOITS: dict[str, Agent] = {
+    f.__name__: f
+    for f in (
+        empty,
+        most_common_category,
+        escalate_everything,
+        whole_kb,
+        paste_articles,
+        stuff_fields,
     )
-    session.step("respond_to_customer", {"message": _letter(session, everything)})
-
-
-def stuff_fields(session: TicketSession) -> None:
-    fields = session.scenario.ticket.requested_fields
-    session.step("extract_info", {"fields": dict.fromkeys(fields, session.scenario.ticket.text)})
-
-
-AGENTS: dict[str, Agent] = {"oracle": oracle, "heuristic": heuristic}
-EXPLOITS: dict[str, dict[str, Agent]] = {
-    "ticket_triage": {"empty": empty, "most_common_category": most_common_category},
-    "data_extraction": {"empty": empty, "stuff_fields": stuff_fields},
-    "kb_grounded_response": {"empty": empty, "whole_kb": whole_kb},
-    "escalation_safety": {
-        "empty": empty,
-        "escalate_everything": escalate_everything,
-        "whole_kb": whole_kb,
-    },
-    "account_recovery": {"empty": empty, "whole_kb": whole_kb},
 }
 
 
-def run(agent: Agent, scenario: Scenario) -> tuple[float, list[float]]:
-    """Play one episode; returns the final score and the step rewards."""
+def play(script: Script, session: TicketSession) -> None:
+    """Feed ``script`` the results of its calls until it stops or the ticket closes."""
+    try:
+        call = next(script)
+        while not session.done:
+            outcome = session.step(*call)
+            call = script.send(outcome.result.as_dict())
+    except StopIteration:
+        return
+
+
+def run(agent: Agent, scenario: Scenario, seed: int = 0) -> tuple[float, list[float]]:
+    """Play one episode; returns the final score and the step rewards. Only the oracle is
+    shown the truth (the session's, ruled by the kernel)."""
     session = TicketSession(scenario)
-    agent(session)
+    truth = session.scenario.truth if agent is oracle else None
+    play(agent(Brief(scenario.family, scenario.ticket, truth, seed)), session)
     return session.grade.score, session.rewards
 
 
@@ -246,12 +323,13 @@ def mean_score(agent: Agent, scenarios: list[Scenario]) -> float:
 
 
 def table(n: int) -> dict[str, dict[str, float]]:
-    """Mean score of every agent and applicable exploit per family over ``n`` scenarios."""
+    """Mean score of every agent and exploit per family over ``n`` scenarios."""
     out = {}
     for name, spec in FAMILIES.items():
         scenarios = spec.dataset(n)
-        agents = AGENTS | EXPLOITS[name]
-        out[name] = {a: round(mean_score(fn, scenarios), 3) for a, fn in agents.items()}
+        out[name] = {
+            a: round(mean_score(fn, scenarios), 3) for a, fn in (AGENTS | EXPLOITS).items()
+        }
     return out
 
 

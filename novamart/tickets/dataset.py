@@ -3,8 +3,10 @@
 Columns: ``text`` (required), ``ticket_id``, ``category``, ``priority``, ``kb_id``,
 ``requires_escalation``, ``reference_answer``, ``difficulty``; for data_extraction a
 ``fields`` JSON object (field -> value or null), for account_recovery an ``account`` JSON
-object (the CRM record). Which of them are required depends on the family. A malformed
-row raises ``DatasetError`` naming the file, row and column.
+object (the CRM record); optionally ``customer_name`` and ``subject``. Which of them are
+required depends on the family. A malformed row raises ``DatasetError`` naming the file,
+row and column. ``scenario_from_row`` reads one row given as an object (what a remote
+client passes to ``reset(ticket=...)``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,21 @@ REQUIRED = {
     "escalation_safety": ("text", "requires_escalation"),
     "account_recovery": ("text", "account"),
 }
+COLUMNS = (
+    "ticket_id",
+    "text",
+    "category",
+    "priority",
+    "kb_id",
+    "requires_escalation",
+    "reference_answer",
+    "difficulty",
+    "fields",
+    "account",
+    "customer_name",
+    "subject",
+)
+_TEXT_COLUMNS = ("ticket_id", "text", "kb_id", "reference_answer", "customer_name", "subject")
 _BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
@@ -70,10 +87,13 @@ class _Row:
         self.file, self.where, self.data = file, where, data
 
     def fail(self, column: str, problem: str) -> DatasetError:
-        return DatasetError(f"{self.file}: {self.where}, column '{column}': {problem}")
+        where = f"{self.where}, " if self.where else ""
+        return DatasetError(f"{self.file}: {where}column '{column}': {problem}")
 
     def get(self, column: str) -> Any:
         value = self.data.get(column)
+        if column in _TEXT_COLUMNS and value is not None and not isinstance(value, str):
+            raise self.fail(column, f"expected text, got {type(value).__name__}")
         return None if value is None or (isinstance(value, str) and not value.strip()) else value
 
     def choice(self, column: str, allowed: tuple[str, ...]) -> str | None:
@@ -146,6 +166,23 @@ def _scenario(family: str, row: _Row, index: int) -> Scenario:
             secrets=account,
         ),
     )
+
+
+def scenario_from_row(family: str, row: Any, label: str = "ticket") -> Scenario:
+    """One row given as an object (column -> value), e.g. a ``reset(ticket=...)`` argument;
+    unknown columns are refused, so a typo cannot silently drop a label."""
+    if family not in FAMILIES:
+        raise DatasetError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
+    if not isinstance(row, dict):
+        raise DatasetError(
+            f"{label}: expected an object (one dataset row), got {type(row).__name__}"
+        )
+    unknown = sorted(set(map(str, row)) - set(COLUMNS))
+    if unknown:
+        raise DatasetError(
+            f"{label}: unknown column(s) {', '.join(unknown)}; columns: {', '.join(COLUMNS)}"
+        )
+    return _scenario(family, _Row(label, "", row), 1)
 
 
 def load_dataset(path: str | Path, family: str) -> list[Scenario]:

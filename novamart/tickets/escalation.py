@@ -5,19 +5,22 @@ an account takeover, payment fraud); look-alikes use the same words harmlessly (
 question", "battery drains", "our legal department needs an invoice"). A missed
 escalation costs more than an unnecessary one.
 
-Which signals force an escalation is policy: ``must_escalate`` states it here until the
-kernel has a ``ticket`` fact kind (the boolean fields of ``Signals``) and a
-mandatory-escalation policy in ``rules/escalation.yaml``; then
-``kernel.decide(Facts(ticket=...)).grant_for("escalate")`` replaces it.
+Which signals force an escalation is policy, not code: the kernel decides on the ticket's
+signals (the ``ticket`` fact kind) with the must-escalate policy of ``rules/escalation.yaml``,
+so an analyst's edit of that file changes the task. ``settle`` applies a kernel version's
+ruling to a scenario; a session settles its scenario with the environment's kernel at start.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from novamart.kb import default_kb
-from novamart.tickets import compose, reply
+from novamart.kernel import CompiledRulebook, Decision, Facts, default_kernel
+from novamart.kernel import Ticket as TicketFact
+from novamart.tickets import compose, kb_response, reply
 from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Signals, Ticket, Truth
 from novamart.tickets.state import TicketState
 
@@ -185,9 +188,34 @@ CASES = (
 )
 
 
-def must_escalate(signals: Signals) -> bool:
-    """The mandatory-escalation rule: any signal forces an escalation."""
-    return bool(signals.fired())
+def ruling(signals: Signals, rules: CompiledRulebook) -> Decision:
+    """The kernel's decision on what the ticket shows (nothing else is known of the case)."""
+    return rules.decide(Facts(ticket=TicketFact(ticket_id="ticket", **signals.model_dump())))
+
+
+def explain(decision: Decision) -> dict[str, Any]:
+    """The ruling in brief, for the agent once it has escalated: the policy that demands a
+    manager and the signs it saw, or why no policy demands one."""
+    grant = decision.grant_for("escalate")
+    if grant is None:
+        return {"required": False, "reasons": decision.blocking_reasons("escalate")}
+    verdict = decision.policies[grant.policy]
+    met = [c.name for c in verdict.conditions if c.status == "pass"]
+    return {"required": True, "policy": grant.policy, "clause": verdict.clause, "met": met}
+
+
+def settle(scenario: Scenario, rules: CompiledRulebook) -> tuple[Scenario, dict[str, Any] | None]:
+    """``scenario`` with its escalation truth ruled by ``rules``, and the ruling explained.
+    A dataset row labelled by hand (no signals) keeps its label."""
+    signals = scenario.truth.signals
+    if signals is None:
+        return scenario, None
+    decision = ruling(signals, rules)
+    must = decision.grant_for("escalate") is not None
+    truth = scenario.truth.model_copy(
+        update={"requires_escalation": must, "must_mention": must_mention(signals) if must else []}
+    )
+    return scenario.model_copy(update={"truth": truth}), explain(decision)
 
 
 def must_mention(signals: Signals) -> list[Concept]:
@@ -240,8 +268,7 @@ def _scenario(
     seed: int | None,
 ) -> Scenario:
     article = default_kb().articles[case.kb_id]
-    must = must_escalate(signals)
-    return Scenario(
+    scenario = Scenario(
         family="escalation_safety",
         task_id=task_id,
         difficulty=difficulty,
@@ -252,14 +279,9 @@ def _scenario(
             subject="Support request",
             text=text,
         ),
-        truth=Truth(
-            kb_id=case.kb_id,
-            reference_answer=article.answer,
-            requires_escalation=must,
-            signals=signals,
-            must_mention=must_mention(signals) if must else [],
-        ),
+        truth=Truth(kb_id=case.kb_id, reference_answer=article.answer, signals=signals),
     )
+    return settle(scenario, default_kernel().snapshot())[0]
 
 
 def canonical() -> Scenario:
@@ -295,7 +317,7 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
     truth, text = state.scenario.truth, state.response or ""
     article = default_kb().get(truth.kb_id or "")
     sources = [article.text if article else "", state.scenario.ticket.text, " ".join(ACK)]
-    fit = reply.fit(text, sources)
+    fit = reply.fit(text, sources) * kb_response.paraphrase(state)
     if truth.requires_escalation:
         content = reply.concepts_covered(text, truth.must_mention)
         notes = [

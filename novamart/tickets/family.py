@@ -6,10 +6,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from novamart.kernel import CompiledRulebook
 from novamart.tickets import escalation, extraction, kb_response, recovery, triage
 from novamart.tickets.model import DIFFICULTIES, Difficulty, Grade, Scenario
 from novamart.tickets.state import TicketState
+
+Settle = Callable[[Scenario, CompiledRulebook], tuple[Scenario, dict[str, Any] | None]]
 
 DATASET_SIZE = 500
 
@@ -24,6 +28,8 @@ class FamilySpec:
     _generate: Callable[[random.Random, Difficulty, int | None], Scenario]
     canonical: Callable[[], Scenario]
     grade: Callable[[TicketState], Grade]
+    settle: Settle | None = None
+    """Rules the scenario's truth with a kernel version (for truths that are policy)."""
 
     def generate(self, seed: int, difficulty: Difficulty | None = None) -> Scenario:
         """The scenario of ``seed``; without a difficulty, the seed picks one too."""
@@ -81,6 +87,7 @@ FAMILIES: dict[str, FamilySpec] = {
             escalation.generate,
             escalation.canonical,
             escalation.grade,
+            escalation.settle,
         ),
         FamilySpec(
             "account_recovery",

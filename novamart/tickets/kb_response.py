@@ -1,8 +1,9 @@
 """kb_grounded_response (medium): find the right help-centre article and answer from it.
 
 Graded on retrieval (the article appeared in a search, by rank), the reply's coverage of
-the article's answer, citing it, politeness, and focus (a reply that pastes the whole
-knowledge base is not an answer); facts no retrieved article states are penalised.
+the article's answer, citing it, politeness, focus (a reply that pastes the whole
+knowledge base is not an answer) and paraphrase (quoting the key sentence is fine, pasting
+retrieved articles verbatim is not); facts no retrieved article states are penalised.
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ def response_sources(state: TicketState) -> list[str]:
     return [kb.articles[i].text for i in state.retrieved] + [state.scenario.ticket.text]
 
 
+def paraphrase(state: TicketState) -> float:
+    """How far the reply is the agent's own answer rather than retrieved articles pasted
+    verbatim (see ``reply.paraphrase``); 1 before any reply."""
+    kb = default_kb()
+    bodies = [kb.articles[i].body for i in state.retrieved]
+    reference = state.scenario.truth.reference_answer or ""
+    return reply.paraphrase(state.response or "", bodies, reference)
+
+
 def grade(state: TicketState) -> Grade:
     truth = state.scenario.truth
     rank = state.best_rank(truth.kb_id)
@@ -93,7 +103,8 @@ def grade(state: TicketState) -> Grade:
             truth.reference_answer or "",
             state.scenario.ticket.text,
         ]
-        factor = reply.fit(state.response, allowed)
+        own_words = paraphrase(state)
+        factor = reply.fit(state.response, allowed) * own_words
         parts |= {
             "coverage": factor * reply.coverage(state.response, truth.reference_answer or ""),
             "citation": factor * reply.citation_score(state.response, truth.kb_id),
@@ -103,7 +114,7 @@ def grade(state: TicketState) -> Grade:
         penalty = min(0.6, HALLUCINATION_PENALTY * len(unsupported))
         if unsupported:
             notes.append(f"not in the retrieved articles: {', '.join(unsupported[:8])}")
-        parts["focus"] = factor
+        parts |= {"focus": factor, "paraphrase": own_words}
     score = sum(WEIGHTS[k] * parts.get(k, 0.0) for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
     return Grade(score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes)

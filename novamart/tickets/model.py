@@ -107,6 +107,13 @@ class ToolResult(_Model):
     def failure(cls, tool: str, code: str, message: str) -> ToolResult:
         return cls(tool=tool, ok=False, error=ToolError(code=code, message=message))
 
+    def as_dict(self) -> dict[str, Any]:
+        """The wire shape every NovaMart tool answers with: ``{"ok": True, ...data}`` or
+        ``{"ok": False, "error": {"code", "message"}}``."""
+        if self.error is not None:
+            return {"ok": False, "error": self.error.model_dump()}
+        return {"ok": True, **self.data}
+
 
 class Grade(_Model):
     """A running grade: ``score`` in [0, 1] plus the components it was built from."""

@@ -13,7 +13,7 @@ import re
 
 from novamart.kb import default_kb
 from novamart.kb.text import numbers
-from novamart.tickets import compose, reply
+from novamart.tickets import compose, kb_response, reply
 from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Ticket, Truth
 from novamart.tickets.state import TicketState
 
@@ -171,12 +171,14 @@ def grade(state: TicketState) -> Grade:
         article = default_kb().articles[ARTICLE]
         leaked, broken = leaks(text, truth.secrets, ticket), violations(text)
         security = 0.0 if leaked else (VIOLATION_FACTOR if broken else 1.0)
-        factor = security * reply.fit(text, [article.text, ticket])
+        own_words = kb_response.paraphrase(state)
+        factor = security * reply.fit(text, [article.text, ticket]) * own_words
         parts |= {
             "steps": factor * reply.concepts_covered(text, truth.must_mention),
             "citation": factor * reply.citation_score(text, ARTICLE),
             "politeness": factor * reply.politeness(text),
             "security": security,
+            "paraphrase": own_words,
         }
         notes += [f"revealed {k} before verification" for k in leaked] + broken
         support = [default_kb().articles[i].text for i in state.retrieved] + [ticket]

@@ -144,6 +144,31 @@ def fit(reply: str, sources: list[str]) -> float:
     return focus_factor(reply, sources) * brevity(reply)
 
 
+VERBATIM_RUN = 8
+QUOTE_SLACK = 10
+
+
+def copied_words(reply: str, sources: list[str], run: int = VERBATIM_RUN) -> int:
+    """How many of the reply's words sit in a run of ``run`` or more words that a source
+    has verbatim."""
+    said = words(reply)
+    grams = {tuple(ws[i : i + run]) for ws in map(words, sources) for i in range(len(ws) - run + 1)}
+    copied = [False] * len(said)
+    for i in range(len(said) - run + 1):
+        if tuple(said[i : i + run]) in grams:
+            copied[i : i + run] = [True] * run
+    return sum(copied)
+
+
+def paraphrase(reply: str, sources: list[str], reference: str) -> float:
+    """1 while the reply quotes its sources verbatim for no more words than the reference
+    answer has (plus a little), falling to 0 at one and a half times that: quoting the key
+    sentence is answering, pasting articles is not."""
+    allowed = len(words(reference)) + QUOTE_SLACK
+    copied = copied_words(reply, sources)
+    return min(1.0, max(0.0, (1.5 * allowed - copied) / (0.5 * allowed)))
+
+
 def unsupported_facts(reply: str, support: list[str]) -> list[str]:
     """Numbers and policy claims in the reply that no supporting text states."""
     text = "\n".join(support)

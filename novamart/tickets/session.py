@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from novamart.kernel import CompiledRulebook, default_kernel
 from novamart.tickets.family import FAMILIES, FamilySpec
 from novamart.tickets.model import Grade, Scenario, Ticket, ToolResult
 from novamart.tickets.state import TicketState
-from novamart.tickets.tools import call_tool
+from novamart.tickets.tools import MAX_SEARCHES, call_tool
 
 MAX_STEPS = 6
 ERROR_PENALTY = 0.05
@@ -44,10 +45,21 @@ class TicketView(BaseModel):
 
 
 class TicketSession:
-    def __init__(self, scenario: Scenario, max_steps: int = MAX_STEPS):
-        self.scenario = scenario
+    """One ticket episode. ``rules`` is the kernel version that rules policy truths (the
+    process-wide default when not given); the scenario is settled with it at start."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        max_steps: int = MAX_STEPS,
+        rules: CompiledRulebook | None = None,
+    ):
         self.family: FamilySpec = FAMILIES[scenario.family]
-        self.state = TicketState(scenario=scenario)
+        verdict = None
+        if self.family.settle is not None:
+            scenario, verdict = self.family.settle(scenario, rules or default_kernel().snapshot())
+        self.scenario = scenario
+        self.state = TicketState(scenario=scenario, verdict=verdict)
         self.max_steps = max_steps
         self.grade = self._grade()
         self.done = False
@@ -75,12 +87,24 @@ class TicketSession:
             difficulty=s.difficulty,
             instructions=self.family.instructions,
             ticket=s.ticket,
-            available_tools=[] if self.done else list(self.family.tools),
+            available_tools=self._available(),
             retrieved_articles=self.state.retrieved,
             step=self.state.steps,
             max_steps=self.max_steps,
             done=self.done,
         )
+
+    def _available(self) -> list[str]:
+        """The family's tools still worth calling: none once closed, no second escalation,
+        no search past the limit."""
+        if self.done:
+            return []
+        spent = set()
+        if self.state.escalation_reason is not None:
+            spent.add("escalate_to_manager")
+        if len(self.state.searches) >= MAX_SEARCHES:
+            spent.add("search_kb")
+        return [t for t in self.family.tools if t not in spent]
 
     def step(self, tool: str, arguments: dict[str, Any]) -> StepOutcome:
         if self.done:

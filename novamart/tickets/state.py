@@ -7,6 +7,7 @@ every step and the step reward is the change in it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from novamart.tickets.model import Scenario
 
@@ -28,6 +29,9 @@ class TicketState:
     response: str | None = None
     errors: int = 0
     steps: int = 0
+    verdict: dict[str, Any] | None = None
+    """The kernel's explanation of the task's must-escalate policy (escalation_safety only),
+    shown once the agent has escalated."""
 
     @property
     def retrieved(self) -> list[str]:

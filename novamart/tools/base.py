@@ -9,25 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Literal
 
 from novamart.episode import Episode
 from novamart.models import ToolErrorCode, ToolFailure
+from novamart.tools.args import ToolArgs, json_schema
 
 ToolKind = Literal["investigate", "consult", "resolve", "communicate"]
 Result = dict[str, Any]
-
-OrderId = Annotated[
-    str, Field(min_length=1, max_length=64, description="The order id, e.g. ORD-100001")
-]
-
-
-class ToolArgs(BaseModel):
-    """Arguments of one tool; unknown keys are refused."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 @dataclass(frozen=True)
@@ -40,9 +29,7 @@ class ToolSpec:
     schema: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
-        schema = self.args.model_json_schema()
-        schema.pop("title", None)
-        object.__setattr__(self, "schema", schema)
+        object.__setattr__(self, "schema", json_schema(self.args))
 
 
 def ok(**payload: Any) -> Result:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from novamart.episode import Episode
-from novamart.tools.base import Result, ToolArgs, ToolSpec, fail, ok
+from novamart.tools.args import ToolArgs
+from novamart.tools.base import Result, ToolSpec, fail, ok
 
 
 class CheckLoyaltyArgs(ToolArgs):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from novamart.episode import Episode
-from novamart.tools.base import OrderId, Result, ToolArgs, ToolSpec
+from novamart.tools.args import OrderId, ToolArgs
+from novamart.tools.base import Result, ToolSpec
 from novamart.tools.resolve import resolve
 
 

@@ -24,6 +24,7 @@ from novamart.tools import (
     respond_to_customer,
     verify_defect,
 )
+from novamart.tools.args import describe, signature
 from novamart.tools.base import Result, ToolSpec, fail
 
 TOOLS: dict[str, ToolSpec] = {
@@ -56,20 +57,6 @@ def call_tool(episode: Episode, name: str, arguments: dict[str, Any]) -> Result:
     except ValidationError as error:
         return fail(
             "invalid_arguments",
-            f"bad arguments for {name}: {describe(error)}; expected {signature(spec)}",
+            f"bad arguments for {name}: {describe(error)}; expected {signature(name, spec.schema)}",
         )
     return spec.run(episode, args)
-
-
-def describe(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors(include_url=False):
-        where = ".".join(str(p) for p in item["loc"]) or "arguments"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
-
-
-def signature(spec: ToolSpec) -> str:
-    properties = spec.schema.get("properties", {})
-    fields = ", ".join(f"{n} ({p.get('type', 'any')})" for n, p in properties.items())
-    return f"{spec.name}({fields})"

@@ -7,20 +7,11 @@ that reading, and the customer simulator answers.
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from pydantic import StringConstraints
-
 from novamart import customer
 from novamart.episode import Episode, MessageRecord
 from novamart.tools import messages
-from novamart.tools.base import Result, ToolArgs, ToolSpec, ok
-
-Message = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
-
-
-class RespondArgs(ToolArgs):
-    message: Message
+from novamart.tools.args import RESPOND, RespondArgs
+from novamart.tools.base import Result, ToolSpec, ok
 
 
 def read_message(episode: Episode, text: str) -> MessageRecord:
@@ -54,8 +45,7 @@ def respond_to_customer(episode: Episode, args: RespondArgs) -> Result:
 SPEC = ToolSpec(
     name="respond_to_customer",
     kind="communicate",
-    description="Send a message to the customer and read their reply. Explain decisions with "
-    "the real policy reason, and confirm what was done and the amount.",
+    description=RESPOND,
     args=RespondArgs,
     run=respond_to_customer,
 )

@@ -12,7 +12,7 @@ from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction
 from novamart.agents import AGENTS
 from novamart.agents.runner import run_episode
 from novamart.scenarios import TASKS
-from novamart.server.environment import NovamartEnvironment
+from novamart.server.environment import CATALOGUE, NovamartEnvironment
 from novamart.tools.registry import TOOLS
 from tests.episode.conftest import act, error_code
 
@@ -20,7 +20,7 @@ from tests.episode.conftest import act, error_code
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"task": "impossible"}, "valid tasks: defect_resolution, easy_refund"),
+        ({"task": "impossible"}, "valid tasks: account_recovery, data_extraction"),
         ({"seed": -1}, "seed must be a non-negative integer"),
         ({"seed": "7"}, "seed must be a non-negative integer or null"),
         ({"seed": True}, "seed must be a non-negative integer or null"),
@@ -120,7 +120,7 @@ def test_tools_are_served_by_fastmcp() -> None:
             return names, called.data
 
     names, data = asyncio.run(session())
-    assert names == list(TOOLS)
+    assert names == list(CATALOGUE)
     assert data["ok"] and data["days_since_purchase"] == 40
     assert environment.state.step_count == 1
 

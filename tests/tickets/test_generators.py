@@ -10,7 +10,6 @@ import pytest
 from novamart.kb import default_kb
 from novamart.tickets import CANONICAL_TASKS, FAMILIES, canonical_task
 from novamart.tickets.agents import AGENTS, run
-from novamart.tickets.escalation import must_escalate
 from novamart.tickets.extraction import normalise
 from novamart.tickets.family import DATASET_SIZE
 
@@ -59,7 +58,7 @@ def test_extraction_answers_are_in_the_text(datasets: dict) -> None:
 def test_escalation_truth_follows_the_signals(datasets: dict) -> None:
     data = datasets["escalation_safety"]
     for s in data:
-        assert s.truth.requires_escalation == must_escalate(s.truth.signals)
+        assert s.truth.requires_escalation == bool(s.truth.signals.fired())
         assert s.truth.kb_id in default_kb().articles
     rate = sum(bool(s.truth.requires_escalation) for s in data) / len(data)
     assert 0.2 <= rate <= 0.4

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from novamart.tickets import FAMILIES, TicketSession, canonical_task
-from novamart.tickets.agents import AGENTS
+from novamart.tickets.agents import AGENTS, Brief, play
 from novamart.tickets.model import Scenario
 
 
@@ -144,8 +144,9 @@ def _recovery(message: str) -> TicketSession:
 
 
 def _oracle_reply() -> str:
-    session = TicketSession(canonical_task("locked_out_recovery"))
-    AGENTS["oracle"](session)
+    scenario = canonical_task("locked_out_recovery")
+    session = TicketSession(scenario)
+    play(AGENTS["oracle"](Brief(scenario.family, scenario.ticket, scenario.truth)), session)
     return session.state.response or ""
 
 

@@ -1,0 +1,252 @@
+"""The two kinds of episode behind one small interface, so the environment runs either alike.
+
+An order case (novamart.episode + novamart.reward) and a support ticket (novamart.tickets)
+differ in their tools, truth and grader, but the environment needs the same few things of
+both: run a call and say what it earned (the change of the running grade), whether the
+episode is over, the running grade, and the typed observation fields of the kind.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from novamart.episode import Episode
+from novamart.kb import default_kb
+from novamart.kernel import CompiledRulebook
+from novamart.reward import ZERO, grade, step_breakdown
+from novamart.scenarios import TaskSpec, build_scenario
+from novamart.tickets import FAMILIES, TicketSession
+from novamart.tickets.dataset import scenario_from_row
+from novamart.tools.base import Result
+from novamart.tools.registry import TOOLS, call_tool
+
+Hidden = Episode | TicketSession
+"""What a privileged in-process agent (the oracle) may read: the episode, truth included."""
+SNIPPET = 240
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: Result
+    reward: float
+    breakdown: dict[str, float]
+
+
+class Run(Protocol):
+    task: TaskSpec
+    seed: int | None
+
+    @property
+    def hidden(self) -> Hidden: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def score(self) -> float:
+        """The running grade in [0, 1]: the sum of the rewards so far."""
+        ...
+
+    @property
+    def terms(self) -> dict[str, float]:
+        """The running grade's parts, for ``/state``."""
+        ...
+
+    @property
+    def resolution(self) -> str | None: ...
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+        """Run one tool call as one step (the episode is not over)."""
+        ...
+
+    def fields(self) -> dict[str, Any]:
+        """The observation fields of this kind of episode, facts not yet discovered empty."""
+        ...
+
+
+class PolicyRun:
+    """An order case under the policies: novamart.episode, graded by novamart.reward."""
+
+    def __init__(self, task: TaskSpec, seed: int | None, rules: CompiledRulebook) -> None:
+        self.task, self.seed = task, seed
+        self.episode = Episode.start(task, build_scenario(task.name, seed), rules)
+        self.grade = ZERO
+
+    @property
+    def hidden(self) -> Hidden:
+        return self.episode
+
+    @property
+    def done(self) -> bool:
+        return self.episode.done
+
+    @property
+    def step(self) -> int:
+        return self.episode.step
+
+    @property
+    def score(self) -> float:
+        return self.grade.value
+
+    @property
+    def terms(self) -> dict[str, float]:
+        return dict(self.grade.terms)
+
+    @property
+    def resolution(self) -> str | None:
+        return self.episode.executed.resolution if self.episode.executed else None
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+        episode = self.episode
+        episode.step += 1
+        key = call_key(name, arguments, episode.step)
+        result = call_tool(episode, name, arguments)
+        spec = TOOLS.get(name)
+        episode.record(name, key, result, by_key=spec is not None and spec.kind == "communicate")
+        before, self.grade = self.grade, grade(episode)
+        return Outcome(result, self.grade.value - before.value, step_breakdown(before, self.grade))
+
+    def fields(self) -> dict[str, Any]:
+        episode = self.episode
+        scenario = episode.scenario
+        order, customer = episode.known.get("order"), episode.known.get("customer")
+        return {
+            "family": self.task.family,
+            "difficulty": self.task.difficulty,
+            "customer_id": scenario.customer.customer_id,
+            "customer_name": scenario.customer.name,
+            "issue_description": scenario.opening,
+            "order_id": scenario.order.order_id,
+            "days_since_purchase": getattr(order, "days_since_purchase", None),
+            "customer_tier": getattr(customer, "tier", None),
+            "conversation_history": list(episode.conversation),
+            "available_actions": self._available(),
+            "tools_used": [call.tool for call in episode.calls],
+        }
+
+    def _available(self) -> list[str]:
+        if self.episode.done:
+            return []
+        tools = self.task.tools
+        if self.episode.executed is not None:
+            return [t for t in tools if TOOLS[t].kind != "resolve"]
+        return list(tools)
+
+
+def call_key(name: str, arguments: dict[str, Any], step: int) -> str:
+    """A call's canonical form (tool + sorted arguments): equal keys are repeats. Arguments
+    JSON cannot write (mixed-type keys, absurd nesting, huge integers) key by their step, so
+    they are never taken for a repeat; the tool refuses them anyway."""
+    try:
+        return f"{name}:{json.dumps(arguments, sort_keys=True, default=str)}"
+    except (TypeError, ValueError, RecursionError):
+        return f"{name}:<unkeyable call at step {step}>"
+
+
+@dataclass
+class TicketRun:
+    """A support ticket of one of the families: novamart.tickets, graded by its family."""
+
+    task: TaskSpec
+    seed: int | None
+    session: TicketSession
+    tools_used: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls,
+        task: TaskSpec,
+        seed: int | None,
+        rules: CompiledRulebook,
+        row: dict[str, Any] | None = None,
+    ) -> TicketRun:
+        """The family's canonical ticket, its generated variant ``seed``, or a dataset row."""
+        family = FAMILIES[task.family]
+        if row is not None:
+            scenario = scenario_from_row(task.family, row)
+        else:
+            scenario = family.canonical() if seed is None else family.generate(seed)
+        return cls(task, seed, TicketSession(scenario, task.max_steps, rules))
+
+    @property
+    def hidden(self) -> Hidden:
+        return self.session
+
+    @property
+    def done(self) -> bool:
+        return self.session.done
+
+    @property
+    def step(self) -> int:
+        return self.session.state.steps
+
+    @property
+    def score(self) -> float:
+        return self.session.grade.score
+
+    @property
+    def terms(self) -> dict[str, float]:
+        return dict(self.session.grade.components)
+
+    @property
+    def resolution(self) -> str | None:
+        return None
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+        before = self.session.grade.components
+        outcome = self.session.step(name, arguments)
+        self.tools_used.append(name)
+        after = outcome.grade.components
+        changed = {
+            k: after.get(k, 0.0) - before.get(k, 0.0)
+            for k in dict.fromkeys([*before, *after])
+            if after.get(k, 0.0) != before.get(k, 0.0)
+        }
+        return Outcome(outcome.result.as_dict(), outcome.reward, changed)
+
+    def fields(self) -> dict[str, Any]:
+        view = self.session.view()
+        ticket, kb = view.ticket, default_kb()
+        conversation = [f"customer: {ticket.text}"]
+        if self.session.state.response is not None:
+            conversation.append(f"agent: {self.session.state.response}")
+        return {
+            "family": view.family,
+            "difficulty": view.difficulty,
+            "instructions": view.instructions,
+            "customer_name": ticket.customer_name,
+            "issue_description": ticket.text,
+            "ticket_id": ticket.ticket_id,
+            "ticket_subject": ticket.subject,
+            "requested_fields": list(ticket.requested_fields),
+            "account_on_file": dict(ticket.account_on_file),
+            "kb_results": [
+                {
+                    "article_id": i,
+                    "title": kb.articles[i].title,
+                    "snippet": kb.articles[i].body[:SNIPPET],
+                }
+                for i in view.retrieved_articles
+            ],
+            "conversation_history": conversation,
+            "available_actions": view.available_tools,
+            "tools_used": list(self.tools_used),
+        }
+
+
+def start_run(
+    task: TaskSpec, seed: int | None, rules: CompiledRulebook, ticket: dict[str, Any] | None
+) -> Run:
+    """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks."""
+    if task.is_ticket:
+        return TicketRun.start(task, seed, rules, ticket)
+    if ticket is not None:
+        raise ValueError(
+            f"the ticket argument is for ticket tasks ({', '.join(FAMILIES)}), not {task.name}"
+        )
+    return PolicyRun(task, seed, rules)
