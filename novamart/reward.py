@@ -20,6 +20,7 @@ PENALTIES = {"wrong_resolution": -0.3, "false_promise": -0.4, "loop": -0.1}
 INVALID_CALL_COST = 0.1
 UNNEEDED_CALL_COST = 0.05
 COURTESY, REASON, CONFIRMATION = 0.2, 0.4, 0.4
+UNRESOLVED_SHARE = 0.5
 
 TERMS: dict[str, str] = {
     "resolution": (
@@ -34,13 +35,16 @@ TERMS: dict[str, str] = {
         f"better), minus {INVALID_CALL_COST} per call answered with an error (unknown tool, "
         "bad arguments, wrong order or customer id, unknown policy, refusal by the policy "
         f"gate, wrong amount) and {UNNEEDED_CALL_COST} per investigation tool the case did "
-        "not need; clipped to [0, 1]."
+        "not need; clipped to [0, 1]. Counts only part of its weight until a resolution is carried "
+        f"out ({UNRESOLVED_SHARE}; so does communication): investigating and talking alone "
+        "cannot pass."
     ),
     "communication": (
         "A score in [0, 1] made of: courtesy "
         f"{COURTESY} (some message is polite, none is rude); reason {REASON} (when the "
         "customer's wish is not allowed, some message states a real reason: one of the "
-        f"kernel's failed conditions for it); confirmation {CONFIRMATION}, or "
+        f"kernel's failed conditions for it; none is real when an allowed wish was replaced by "
+        f"a lesser resolution); confirmation {CONFIRMATION}, or "
         f"{REASON + CONFIRMATION} when nothing had to be declined (a message after the "
         "resolution names it and its amount). 0 if any message reveals another customer's "
         "data."
@@ -72,10 +76,11 @@ ZERO = Grade(terms=dict.fromkeys(TERMS, 0.0), value=0.0)
 
 
 def grade(episode: Episode) -> Grade:
+    share = 1.0 if episode.executed is not None else UNRESOLVED_SHARE
     terms = {
         "resolution": WEIGHTS["resolution"] * resolution_score(episode),
-        "tool_use": WEIGHTS["tool_use"] * tool_use_score(episode),
-        "communication": WEIGHTS["communication"] * communication_score(episode),
+        "tool_use": WEIGHTS["tool_use"] * share * tool_use_score(episode),
+        "communication": WEIGHTS["communication"] * share * communication_score(episode),
         "wrong_resolution": PENALTIES["wrong_resolution"] * len(wrong_resolutions(episode)) + 0.0,
         "false_promise": PENALTIES["false_promise"] if false_promise(episode) else 0.0,
         "loop": PENALTIES["loop"] * sum(call.repeat for call in episode.calls) + 0.0,
@@ -120,8 +125,11 @@ def communication_score(episode: Episode) -> float:
 
 
 def declined(episode: Episode) -> bool:
-    """Whether the customer's wish has to be declined under the ground truth."""
-    return episode.truth.grant_for(episode.scenario.wish) is None
+    """Whether the customer gets less than they asked for: their wish is not allowed, or a
+    lower-quality resolution was carried out although it was (then no reason is real)."""
+    wished = episode.truth.grant_for(episode.scenario.wish)
+    done = episode.executed
+    return wished is None or (done is not None and done.quality < wished.quality)
 
 
 def wrong_resolutions(episode: Episode) -> set[str]:

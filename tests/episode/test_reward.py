@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from novamart.reward import PENALTIES, WEIGHTS
+from novamart.reward import CONFIRMATION, COURTESY, PENALTIES, UNRESOLVED_SHARE, WEIGHTS
 from novamart.scenarios import build_scenario
 from novamart.server.environment import NovamartEnvironment
 from tests.episode.conftest import act
@@ -119,12 +119,41 @@ def test_loop_penalty_for_repeats_only(env: NovamartEnvironment) -> None:
 def test_invalid_calls_cost_tool_use(env: NovamartEnvironment) -> None:
     observation = env.reset(task=EASY)
     act(env, "lookup_order", order_id=observation.order_id)
-    full = terms(env)["tool_use"]
-    assert full == WEIGHTS["tool_use"]
+    unresolved = WEIGHTS["tool_use"] * UNRESOLVED_SHARE  # full weight only once resolved
+    assert terms(env)["tool_use"] == unresolved
     act(env, "no_such_tool")
-    assert math.isclose(terms(env)["tool_use"], WEIGHTS["tool_use"] * 0.9)
+    assert math.isclose(terms(env)["tool_use"], unresolved * 0.9)
     act(env, "verify_defect", order_id=observation.order_id)  # not needed for this case
+    assert math.isclose(terms(env)["tool_use"], unresolved * 0.85)
+    act(
+        env,
+        "process_refund",
+        order_id=observation.order_id,
+        amount=env.episode.truth.optimal.amount,
+    )
     assert math.isclose(terms(env)["tool_use"], WEIGHTS["tool_use"] * 0.85)
+
+
+def test_investigating_without_resolving_cannot_pass(env: NovamartEnvironment) -> None:
+    investigate_all(env)
+    act(env, "respond_to_customer", message="Sorry: the defect check did not confirm a defect.")
+    grade = terms(env)
+    assert grade["resolution"] == 0
+    assert grade["tool_use"] <= WEIGHTS["tool_use"] * UNRESOLVED_SHARE
+    assert grade["communication"] <= WEIGHTS["communication"] * UNRESOLVED_SHARE
+    assert sum(grade.values()) < 0.3
+
+
+def test_a_lesser_resolution_for_an_allowed_wish_earns_no_reason_credit(
+    env: NovamartEnvironment,
+) -> None:
+    observation = env.reset(task="defect_resolution")
+    for tool in ("lookup_order", "verify_defect"):
+        act(env, tool, order_id=observation.order_id)
+    act(env, "process_exchange", order_id=observation.order_id)
+    act(env, "respond_to_customer", message="Thank you! Your exchange is on its way.")
+    # the refund the customer asked for was allowed: an exchange leaves them short
+    assert terms(env)["communication"] <= WEIGHTS["communication"] * (COURTESY + CONFIRMATION)
 
 
 def test_communication_reason_and_confirmation(env: NovamartEnvironment) -> None:
