@@ -17,6 +17,7 @@ run: $(STAMP)
 	$(VENV)/bin/novamart serve --web
 
 test: $(STAMP)
+	sh scripts/install-browser.sh
 	$(VENV)/bin/pytest -q
 
 lint: $(STAMP)

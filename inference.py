@@ -11,10 +11,11 @@ Stdout carries only the lines evaluation pipelines parse (diagnostics go to stde
     [END] success=<true|false> steps=<n> score=<0.000> rewards=<r1,r2,...>
 
 The key is read from HF_TOKEN, else OPENAI_API_KEY, else API_KEY. The environment runs in
-this process unless --env-url names a server. Tasks run easy -> medium -> hard. Model calls
-time out after 30 s and are retried with backoff; an episode whose model stays unreachable,
-or that spends its 240 s model-time budget, ends with ``[END] success=false`` and the run
-goes on, so three tasks take at most about 12 minutes of model time.
+this process unless --env-url names a server. Every task runs by default (the three order
+cases and the five ticket families), easy -> medium -> hard. Model calls time out after
+30 s and are retried with backoff; an episode whose model stays unreachable, or that spends
+its 120 s model-time budget, ends with ``[END] success=false`` and the run goes on, so the
+eight tasks take at most 16 minutes of model time.
 """
 
 from __future__ import annotations

@@ -1,46 +1,70 @@
-"""A PNG bar chart of mean score per task and agent (matplotlib, Agg: no display needed)."""
+"""A PNG bar chart of mean score per task and agent (matplotlib, Agg: no display needed).
+
+One panel per task, one horizontal bar per agent: a dozen agents on eight tasks stay
+readable, where one group of bars per task would not."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
+from matplotlib import colormaps
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from novamart.evaluation.results import EvalResults
 from novamart.evaluation.stats import PASS_THRESHOLD
 
+MAX_COLUMNS = 4
+
 
 def write_chart(results: EvalResults, path: Path) -> None:
-    """Grouped bars: one group per task, one bar per agent, with std as error bars."""
+    """Per task, each agent's mean score as a bar with ± 1 std whiskers; the pass line."""
     tasks = [t for t in results.settings.tasks if any(c.task == t for c in results.cells)]
     agents = [a for a in results.settings.agents if any(c.agent == a for c in results.cells)]
     cells = {(c.agent, c.task): c.summary for c in results.cells}
-    figure = Figure(
-        figsize=(min(12.0, max(6.0, 1.2 + 0.45 * len(agents) * len(tasks))), 4.5), dpi=110
-    )
+    columns = min(MAX_COLUMNS, max(1, len(tasks)))
+    rows = max(1, math.ceil(len(tasks) / columns))
+    height = 0.8 + rows * (0.6 + 0.22 * len(agents))
+    figure = Figure(figsize=(1.5 + 3.2 * columns, height), dpi=110)
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    width = 0.8 / max(1, len(agents))
-    for i, agent in enumerate(agents):
-        xs = [t + (i - (len(agents) - 1) / 2) * width for t in range(len(tasks))]
-        found = [cells.get((agent, task)) for task in tasks]
-        bars = axes.bar(
-            xs,
-            [s.mean if s else 0.0 for s in found],
-            width,
-            yerr=[s.std if s else 0.0 for s in found],
+    axes_grid = figure.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
+    palette = colormaps["tab20"]
+    colours = [palette(i % palette.N) for i in range(len(agents))]
+    positions = [len(agents) - 1 - i for i in range(len(agents))]  # the first agent on top
+    for index, axes in enumerate(axes_grid.flat):
+        if index >= len(tasks):
+            axes.set_visible(False)
+            continue
+        task = tasks[index]
+        found = [cells.get((agent, task)) for agent in agents]
+        means = [s.mean if s else 0.0 for s in found]
+        stds = [s.std if s else 0.0 for s in found]
+        bars = axes.barh(
+            positions,
+            means,
+            # whiskers of ± 1 std, cut at the score's range [0, 1]
+            xerr=[
+                [min(sd, m) for m, sd in zip(means, stds, strict=True)],
+                [min(sd, 1.0 - m) for m, sd in zip(means, stds, strict=True)],
+            ],
+            color=colours,
             capsize=2,
             error_kw={"elinewidth": 0.6},
-            label=agent,
         )
-        axes.bar_label(bars, fmt="%.2f", fontsize=6, padding=1)
-    axes.axhline(PASS_THRESHOLD, color="grey", linestyle="--", linewidth=0.8)
-    axes.set_xticks(range(len(tasks)), tasks)
-    axes.set_ylim(0, 1.05)
-    axes.set_ylabel("mean score (whiskers: ± 1 std)")
-    axes.set_title(f"NovaMart: mean score per task and agent (n = {results.settings.episodes})")
-    axes.legend(fontsize="small", ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.1))
+        axes.bar_label(bars, fmt="%.2f", fontsize=6, padding=2)
+        axes.axvline(PASS_THRESHOLD, color="grey", linestyle="--", linewidth=0.8)
+        axes.set_title(task, fontsize=9)
+        axes.set_xlim(0, 1.15)
+        axes.set_yticks(positions, agents, fontsize=7)
+        axes.tick_params(axis="x", labelsize=7)
+    for axes in axes_grid[-1]:
+        axes.set_xlabel("mean score (± 1 std, within 0..1)", fontsize=7)
+    figure.suptitle(
+        f"NovaMart: mean score per task and agent (n = {results.settings.episodes} episodes; "
+        f"dashed: pass at {PASS_THRESHOLD})",
+        fontsize=10,
+    )
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, format="png")

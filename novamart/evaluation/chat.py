@@ -37,8 +37,9 @@ class MalformedReply(ValueError):
 
 
 class LLMSettings(BaseModel):
-    """How to reach the model. The episode budget bounds a run: three tasks take at most
-    about 3 x 240 s of model time (12 minutes), well under 20, however slow the API."""
+    """How to reach the model. The episode budget bounds a run: the eight tasks take at most
+    8 x 120 s of model time (16 minutes), under 20 however slow the API; at typical latency
+    an order case needs a few model calls of seconds each, a ticket one to three."""
 
     api_base_url: str = DEFAULT_API_BASE_URL
     model: str = DEFAULT_MODEL
@@ -48,7 +49,7 @@ class LLMSettings(BaseModel):
     backoff_s: float = Field(default=1.0, ge=0, description="First wait; doubles each retry")
     max_tokens: int = Field(default=1024, ge=1)
     episode_budget_s: float = Field(
-        default=240.0, gt=0, description="Model time per episode, retries included"
+        default=120.0, gt=0, description="Model time per episode, retries included"
     )
 
     @classmethod

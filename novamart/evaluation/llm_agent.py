@@ -1,5 +1,11 @@
 """An LLM plays NovaMart: the environment's tools become OpenAI function specs.
 
+The model reads the case from the observation alone, whatever the task: the first user
+message lists every case field the reset observation fills (an order case's customer and
+order, a ticket's instructions, text, requested fields or account on file), and each tool
+result comes back with the case fields the call changed (a search's ``kb_results``, a fact a
+lookup revealed). Nothing in the prompt is written for one task.
+
 One model call yields one or more tool calls; each runs as one environment step and its
 result goes back to the model as the ``tool`` message of that call. What the model gets
 wrong is the environment's to judge, not ours to repair: arguments that are not a JSON
@@ -16,22 +22,51 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from openenv.core.env_server.mcp_types import CallToolAction, Tool
+from openenv.core.env_server.mcp_types import CallToolAction, CallToolObservation, Tool
 
-from novamart.episode import Episode
 from novamart.evaluation.chat import ChatModel, ToolCallRequest
 from novamart.models import NovamartObservation
+from novamart.server.runs import Hidden
 
 SYSTEM_PROMPT = """\
-You are a customer-service agent for NovaMart, an electronics retailer. Resolve the \
-customer's case with the tools you are given, one step at a time.
+You are a support agent for NovaMart, an electronics retailer. Work the case with the tools \
+you are given, one step at a time; the case tells you what it needs.
+Order cases (a customer asks for something about an order):
 - Investigate first: look up the order, and check loyalty or verify a defect when the \
 policies depend on it. check_policy tells you whether a policy allows a resolution.
 - Execute the best resolution the policies allow (full refund > exchange > store credit > \
 escalation), with the exact amount the policy grants.
 - Never promise what the policies do not allow. When you must decline what the customer \
 wants, say the real policy reason.
-- Finish with respond_to_customer: be polite, confirm what was done and the amount."""
+- Finish with respond_to_customer: be polite, confirm what was done and the amount.
+Support tickets (the case has instructions):
+- Follow the instructions. The tool that completes the ticket ends the episode: call it \
+once, when you are sure.
+- Answer only from the help-centre articles search_kb returns, cite the article id, and \
+state nothing they do not say.
+- Reveal nothing from an account on file before the customer is verified."""
+
+HEADER_FIELDS = frozenset(
+    {
+        *CallToolObservation.model_fields,
+        "task",
+        "family",
+        "difficulty",
+        "step_number",
+        "max_steps",
+        "available_actions",
+        "tools_used",
+        "conversation_history",
+        "last_tool_result",
+        "reward_breakdown",
+        "final_score",
+    }
+)
+"""Bookkeeping, not the case: the brief's header says the task, the tool results arrive as
+tool messages, and the tools are the function specs."""
+CASE_FIELDS = tuple(name for name in NovamartObservation.model_fields if name not in HEADER_FIELDS)
+"""What the model reads about the case, whichever kind: every other observation field, so a
+field the environment adds reaches the model without a change here."""
 
 UNPARSED = "unparsed_arguments"
 TEXT_TOOL = "respond_to_customer"
@@ -63,24 +98,40 @@ def to_action(call: ToolCallRequest) -> CallToolAction:
     return CallToolAction(tool_name=call.name, arguments=arguments)
 
 
+def case_fields(observation: NovamartObservation) -> dict[str, Any]:
+    """The case fields the observation fills (empty ones left out), as plain JSON values."""
+    values = observation.model_dump(mode="json", include=set(CASE_FIELDS))
+    return {name: values[name] for name in CASE_FIELDS if values[name] not in (None, "", [], {})}
+
+
+def _show(name: str, value: Any) -> str:
+    description = NovamartObservation.model_fields[name].description
+    label = f"{name} ({description})" if description else name
+    if not isinstance(value, str):
+        return f"{label}: {json.dumps(value, ensure_ascii=False)}"
+    if "\n" not in value:
+        return f"{label}: {value}"
+    return f"{label}:\n" + "\n".join(f"  {line}" for line in value.splitlines())
+
+
 def case_brief(observation: NovamartObservation) -> str:
-    return (
-        f"New case ({observation.task}).\n"
-        f"Customer: {observation.customer_name} (customer id {observation.customer_id})\n"
-        f"Order: {observation.order_id}\n"
-        f"Customer's message: {observation.issue_description}\n"
-        f"You have at most {observation.max_steps} tool calls."
-    )
+    """The first user message: the task, then every case field the observation fills."""
+    header = f"New case ({observation.task}). You have at most {observation.max_steps} tool calls."
+    fields = case_fields(observation)
+    return "\n".join([header, *(_show(name, value) for name, value in fields.items())])
 
 
-def step_report(observation: NovamartObservation) -> str:
-    """What the model reads after its call ran: the tool's result and the steps left."""
+def step_report(observation: NovamartObservation, before: dict[str, Any]) -> str:
+    """What the model reads after its call ran: the tool's result, the case fields the call
+    changed (``before`` holds the earlier ones: a search's kb_results, a looked-up fact) and
+    the steps left."""
     left = max(0, observation.max_steps - observation.step_number)
-    return json.dumps(
-        {"result": observation.last_tool_result, "steps_left": left},
-        ensure_ascii=False,
-        default=str,
-    )
+    report: dict[str, Any] = {"result": observation.last_tool_result}
+    changed = {k: v for k, v in case_fields(observation).items() if before.get(k) != v}
+    if changed:
+        report["updates"] = changed
+    report["steps_left"] = left
+    return json.dumps(report, ensure_ascii=False, default=str)
 
 
 class LLMAgent:
@@ -97,14 +148,17 @@ class LLMAgent:
         self._awaiting: str | None = None
         """Id of the tool call whose result the next observation carries ('' for text)."""
         self._deadline = 0.0
+        self._known: dict[str, Any] = {}
+        """The case fields the model has been shown, to report only what a call changed."""
 
-    def start(self, observation: NovamartObservation, episode: Episode | None = None) -> None:
+    def start(self, observation: NovamartObservation, episode: Hidden | None = None) -> None:
         self._deadline = time.monotonic() + self._model.settings.episode_budget_s
         self._specs = function_specs(self._list_tools())
         self._messages = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": case_brief(observation)},
         ]
+        self._known = case_fields(observation)
         self._queue.clear()
         self._awaiting = None
 
@@ -119,7 +173,8 @@ class LLMAgent:
     def _report(self, observation: NovamartObservation) -> None:
         if self._awaiting is None:
             return
-        report = step_report(observation)
+        report = step_report(observation, self._known)
+        self._known = case_fields(observation)
         if self._awaiting:
             message = {"role": "tool", "tool_call_id": self._awaiting, "content": report}
         else:

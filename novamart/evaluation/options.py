@@ -14,7 +14,10 @@ DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 Tasks = Annotated[
     list[str] | None,
-    typer.Option("--tasks", help="Tasks to run, comma-separated or repeated (default: all)."),
+    typer.Option(
+        "--tasks",
+        help=f"Tasks to run, comma-separated or repeated (default: all: {', '.join(TASKS)}).",
+    ),
 ]
 Episodes = Annotated[int, typer.Option("--episodes", min=1, help="Episodes per task.")]
 EnvUrl = Annotated[
@@ -71,13 +74,21 @@ def split_list(values: list[str] | None) -> list[str]:
 
 
 def ordered_tasks(values: list[str] | None) -> list[str]:
-    """The named tasks (all when none), easy -> medium -> hard; typer.BadParameter if unknown."""
+    """The named tasks (all when none), easy -> medium -> hard and, within a difficulty, in
+    registry order (order cases, then ticket families), however they were named;
+    typer.BadParameter if one is unknown."""
     names = split_list(values) or list(TASKS)
     try:
         specs = [get_task(name) for name in dict.fromkeys(names)]
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--tasks") from None
-    specs.sort(key=lambda spec: DIFFICULTY_ORDER.get(spec.difficulty, len(DIFFICULTY_ORDER)))
+    registered = {name: i for i, name in enumerate(TASKS)}
+    specs.sort(
+        key=lambda spec: (
+            DIFFICULTY_ORDER.get(spec.difficulty, len(DIFFICULTY_ORDER)),
+            registered[spec.name],
+        )
+    )
     return [spec.name for spec in specs]
 
 

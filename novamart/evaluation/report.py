@@ -78,7 +78,8 @@ def markdown(results: EvalResults, title: str, chart: str | None = None) -> str:
         f"{s.episodes} episodes per agent and task ({seeds}); an episode passes at "
         f"score >= {PASS_THRESHOLD}. pass^k is the chance that k episodes all pass "
         "(unbiased estimate C(c,k)/C(n,k) from c passes in n episodes); std is the sample "
-        "standard deviation. Produced by:",
+        "standard deviation. Produced from the repository root, with the project installed "
+        "(`novamart` is `.venv/bin/novamart`), by:",
         "",
         "```bash",
         s.command,

@@ -13,12 +13,12 @@ from typing import Protocol
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
-from novamart.episode import Episode
 from novamart.evaluation import logformat
 from novamart.evaluation.results import EpisodeResult
 from novamart.evaluation.sessions import EnvSession
 from novamart.evaluation.stats import passed
 from novamart.models import NovamartObservation
+from novamart.server.runs import Hidden
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class Agent(Protocol):
     @property
     def privileged(self) -> bool: ...
 
-    def start(self, observation: NovamartObservation, episode: Episode | None = None) -> None: ...
+    def start(self, observation: NovamartObservation, episode: Hidden | None = None) -> None: ...
 
     def act(self, observation: NovamartObservation) -> CallToolAction: ...
 

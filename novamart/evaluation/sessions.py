@@ -15,9 +15,9 @@ from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction, T
 from openenv.core.sync_client import SyncEnvClient
 
 from novamart.client import NovamartEnv
-from novamart.episode import Episode
 from novamart.models import NovamartObservation
 from novamart.server.environment import NovamartEnvironment
+from novamart.server.runs import Hidden
 
 T = TypeVar("T")
 
@@ -38,8 +38,9 @@ class EnvSession(Protocol):
     def close(self) -> None: ...
 
     @property
-    def episode(self) -> Episode | None:
-        """The hidden episode when the environment is in this process; None over the wire."""
+    def episode(self) -> Hidden | None:
+        """The hidden episode (an order case or a ticket, truth included) when the environment
+        is in this process; None over the wire."""
         ...
 
 
@@ -70,7 +71,7 @@ class InProcessSession:
         self._env.close()
 
     @property
-    def episode(self) -> Episode | None:
+    def episode(self) -> Hidden | None:
         return self._env.episode
 
 
@@ -104,7 +105,7 @@ class RemoteSession:
                 client.close()
 
     @property
-    def episode(self) -> Episode | None:
+    def episode(self) -> Hidden | None:
         return None
 
     def _call(self, request: Callable[[SyncEnvClient], T]) -> T:

@@ -3,13 +3,16 @@
 HTTP /reset, /step and /state are stateless in OpenEnv 0.3 (a fresh environment per request);
 an episode runs over the WebSocket /ws, one environment per connection. Settings:
 HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions
-are reaped), MAX_MESSAGE_BYTES (65536) and ENABLE_WEB_INTERFACE (false; true serves /web).
+are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false; true serves /web),
+RULES_DIR (the repository's rules/) and ADMIN_TOKEN (unset: no admin routes; set:
+POST /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI, Request
@@ -19,7 +22,9 @@ from openenv.core.env_server.mcp_types import CallToolAction
 from openenv.core.env_server.types import ConcurrencyConfig
 from pydantic import BaseModel, ConfigDict, Field
 
+from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation
+from novamart.server.admin import install_admin_routes
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
 from novamart.server.web_ui import build_web_ui
@@ -35,6 +40,8 @@ class ServerSettings(BaseModel):
     max_concurrent_envs: int = Field(default=64, ge=1, alias="MAX_CONCURRENT_ENVS")
     session_timeout_s: float = Field(default=300.0, gt=0, alias="SESSION_TIMEOUT_S")
     max_message_bytes: int = Field(default=65536, ge=1024, alias="MAX_MESSAGE_BYTES")
+    rules_dir: Path | None = Field(default=None, alias="RULES_DIR")
+    admin_token: str | None = Field(default=None, min_length=16, alias="ADMIN_TOKEN")
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] = os.environ) -> ServerSettings:
@@ -65,6 +72,11 @@ def build_app(settings: ServerSettings) -> FastAPI:
     )
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
+    kernel = default_kernel()  # the one every environment of this process resets on
+    if settings.rules_dir is not None:
+        kernel.reload(settings.rules_dir)
+    if settings.admin_token:  # no token, no admin routes: a public Space stays read-only
+        install_admin_routes(served, kernel, token=settings.admin_token)
     return served
 
 

@@ -97,6 +97,21 @@ def check_seed(seed: Any) -> int | None:
     return seed
 
 
+MAX_EPISODE_ID = 255  # what OpenEnv's HTTP /reset allows; /ws passes it unchecked
+
+
+def check_episode_id(episode_id: Any) -> str | None:
+    if episode_id is None:
+        return None
+    if not isinstance(episode_id, str) or not 0 < len(episode_id) <= MAX_EPISODE_ID:
+        raise ValueError(f"episode_id must be text of 1 to {MAX_EPISODE_ID} characters")
+    return episode_id
+
+
+class SessionEnded(RuntimeError):
+    """The session was closed (its client left, or it idled past the session timeout)."""
+
+
 class NovamartEnvironment(MCPEnvironment):
     SUPPORTS_CONCURRENT_SESSIONS = True
 
@@ -115,6 +130,7 @@ class NovamartEnvironment(MCPEnvironment):
         self._kernel = kernel or default_kernel()
         self._run: Run | None = None
         self._episode_id: str | None = None
+        self._closed = False
 
     def _validate_tool_names(self, mcp_server: Any) -> None:
         """Check the catalogue, not the server: the base class would list the server's tools
@@ -136,17 +152,23 @@ class NovamartEnvironment(MCPEnvironment):
         """Start ``task``: canonical without a seed, variant ``seed`` with one; on a ticket
         task, ``ticket`` plays one dataset row instead (text, category, priority, kb_id,
         requires_escalation, reference_answer, ...; a bad row is a DatasetError)."""
+        self._check_open()
         if kwargs:
             raise ValueError(
                 f"unknown reset arguments {sorted(kwargs)}; "
                 f"reset takes {', '.join(RESET_ARGUMENTS)}"
             )
         spec = get_task(task)
+        episode_id = check_episode_id(episode_id)
         self._run = start_run(spec, check_seed(seed), self._kernel.snapshot(), ticket)
         self._episode_id = episode_id or str(uuid4())
         return self._observe("", None, reward=0.0, breakdown={})
 
+    async def reset_async(self, **kwargs: Any) -> NovamartObservation:
+        return self.reset(**kwargs)  # no I/O: skip OpenEnv's hop to a worker thread
+
     def step(self, action: Action, timeout_s: float | None = None, **kwargs: Any) -> Observation:
+        self._check_open()
         if isinstance(action, ListToolsAction):
             return ListToolsObservation(tools=self._tools())
         if isinstance(action, CallToolAction):
@@ -165,6 +187,19 @@ class NovamartEnvironment(MCPEnvironment):
         return NovamartObservation(
             error=ToolError(error_type=ToolErrorType.INVALID_ARGS, message=message)
         )
+
+    def close(self) -> None:
+        """OpenEnv ends the session: its client left, or the idle reaper freed its slot. A
+        socket that is still open after that must not go on playing past the session cap."""
+        self._closed = True
+        super().close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionEnded(
+                "this session has ended (idle longer than the session timeout, or closed); "
+                "open a new connection to play again"
+            )
 
     @property
     def state(self) -> NovamartState:

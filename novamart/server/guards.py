@@ -24,6 +24,7 @@ ASGIApp = Callable[[Message, Receive, Send], Awaitable[None]]
 SESSION_PATH = "/ws"
 MCP_PATH = "/mcp"
 HTTP_API_PATHS = frozenset({"/reset", "/step", MCP_PATH, "/web/reset", "/web/step"})
+MAX_DEPTH = 64
 JSONRPC_PARSE_ERROR = -32700
 JSONRPC_INVALID_REQUEST = -32600
 
@@ -41,7 +42,7 @@ def _describe(problem: PayloadProblem, limit: int) -> str:
         return f"Message too large: the limit is {limit} bytes"
     if problem is PayloadProblem.NOT_UTF8:
         return "Message is not valid UTF-8 text"
-    return "Message must be a JSON object"
+    return f"Message must be a JSON object, nested at most {MAX_DEPTH} levels deep"
 
 
 def _jsonrpc_error(problem: PayloadProblem, limit: int) -> dict[str, Any]:
@@ -69,6 +70,39 @@ def _check(payload: bytes | str, limit: int) -> PayloadProblem | None:
         except UnicodeDecodeError:
             return PayloadProblem.NOT_UTF8
     return None
+
+
+def _nesting(text: str) -> int:
+    """How deep the brackets of a JSON text nest, counted without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _is_shallow_object(text: str) -> bool:
+    """A JSON object OpenEnv can parse: a deeply nested frame or a huge number would make
+    its parser raise outside its error handling and end the session."""
+    if not text.lstrip().startswith("{") or _nesting(text) > MAX_DEPTH:
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 class PayloadGuard:
@@ -121,7 +155,7 @@ class PayloadGuard:
         if problem is not None:
             return "", problem
         text = payload.decode("utf-8") if isinstance(payload, bytes) else payload
-        if not text.lstrip().startswith("{"):
+        if not _is_shallow_object(text):
             return "", PayloadProblem.NOT_OBJECT
         return text, None
 

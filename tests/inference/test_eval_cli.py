@@ -24,22 +24,27 @@ def run(*args: str) -> Result:
 def test_reference_agents_over_seeds(tmp_path: Path) -> None:
     out, chart, page = tmp_path / "r.json", tmp_path / "c.png", tmp_path / "docs" / "r.md"
     result = run(
-        "--agent", "oracle,random", "--agent", "do_nothing", "--tasks", "easy_refund",
+        "--agent", "oracle,random", "--agent", "do_nothing",
+        "--tasks", "account_recovery,ticket_triage", "--tasks", "easy_refund",
         "--episodes", "4", "--seed", "3",
         "--out", str(out), "--chart", str(chart), "--markdown", str(page),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     results = EvalResults.model_validate_json(out.read_text())
+    # easy -> medium -> hard, ties in registry order (order cases before tickets)
+    tasks = ["easy_refund", "ticket_triage", "account_recovery"]
+    assert results.settings.tasks == tasks
     assert [(c.agent, c.task, c.summary.n) for c in results.cells] == [
-        ("oracle", "easy_refund", 4),
-        ("random", "easy_refund", 4),
-        ("do_nothing", "easy_refund", 4),
+        (agent, task, 4) for agent in ("oracle", "random", "do_nothing") for task in tasks
     ]
     for cell in results.cells:
-        scores = [e.score for e in results.episodes if e.agent == cell.agent]
-        assert [e.seed for e in results.episodes if e.agent == cell.agent] == [3, 4, 5, 6]
-        assert cell.summary.mean == statistics.fmean(scores)
-    assert "pass^4" in result.stdout and "easy_refund" in result.stdout
+        played = [e for e in results.episodes if (e.agent, e.task) == (cell.agent, cell.task)]
+        assert [e.seed for e in played] == [3, 4, 5, 6]
+        assert cell.summary.mean == statistics.fmean(e.score for e in played)
+    assert {c.task: c.summary.mean for c in results.cells if c.agent == "oracle"} == {
+        task: 1.0 for task in tasks
+    }
+    assert "pass^4" in result.stdout and "account_recovery" in result.stdout
     assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     markdown = page.read_text()
     assert results.settings.command in markdown
@@ -50,13 +55,16 @@ def test_reference_agents_over_seeds(tmp_path: Path) -> None:
 def test_a_model_through_the_same_options(planner_model: StandIn, tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     result = run(
-        "--agent", "llm", "--tasks", "defect_resolution", "--episodes", "1",
+        "--agent", "llm", "--tasks", "kb_grounded_response,defect_resolution", "--episodes", "1",
         "--model", "eval-model", "--api-base-url", planner_model.url, "--out", str(out),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     results = EvalResults.model_validate_json(out.read_text())
     assert results.settings.model == "eval-model"
-    assert [e.error for e in results.episodes] == [None]
+    assert [(e.task, e.error) for e in results.episodes] == [
+        ("defect_resolution", None),
+        ("kb_grounded_response", None),
+    ]
     assert {r["model"] for r in planner_model.requests} == {"eval-model"}
 
 

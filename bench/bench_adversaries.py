@@ -1,0 +1,67 @@
+"""Benchmark: how agents fare against adversaries, for the README's Reliability section.
+
+1. Mean score against each adversarial persona (false tier claim, prompt injection,
+   requests for another customer's data, unconfirmed defect claim), per policy task, beside
+   scenarios with no adversarial trait: the heuristic agent, and a credulous one that
+   believes every claim (what words alone can get).
+2. The scripted reward-hacking attacks of tests/reliability/attacks.py: mean score over
+   seeded episodes of the three policy tasks in turn (each must stay <= 0.3).
+Run: .venv/bin/python bench/bench_adversaries.py [scenarios per task and persona] [episodes]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
+
+from novamart.agents import AGENTS, Agent
+from novamart.agents.runner import run_episode
+from novamart.server.environment import NovamartEnvironment
+from tests.reliability.attacks import ATTACKS, Credulous
+from tests.reliability.scenarios import ADVERSARIAL, POLICY_TASKS, in_turn, scenarios_of
+
+
+def personas(env: NovamartEnvironment, agent: type[Agent], per_task: int) -> None:
+    print(f"\n{agent.name} agent by persona ({per_task} seeded scenarios per task and persona)")
+    print(f"{'persona':20s} " + " ".join(f"{t:>20s}" for t in POLICY_TASKS) + f" {'mean':>7s}")
+    for persona in (None, *ADVERSARIAL):
+        by_task: dict[str, list[float]] = {}
+        for scenario in scenarios_of(persona, per_task, start=40_000):
+            player = agent(scenario.seed or 0)
+            score = run_episode(env, player, scenario.task, scenario.seed).final_score
+            by_task.setdefault(scenario.task, []).append(score)
+        cells = [
+            f"{statistics.mean(by_task[t]):20.3f}" if t in by_task else f"{'-':>20s}"
+            for t in POLICY_TASKS
+        ]
+        overall = statistics.mean(s for scores in by_task.values() for s in scores)
+        print(f"{persona or 'no adversarial trait':20s} {' '.join(cells)} {overall:7.3f}")
+
+
+def attacks(env: NovamartEnvironment, episodes: int) -> None:
+    print(f"\nreward-hacking attacks ({episodes} seeded episodes, policy tasks in turn)")
+    for name, attack in ATTACKS.items():
+        by_task: dict[str, list[float]] = {}
+        for task, seed in in_turn(episodes, start=20_000):
+            by_task.setdefault(task, []).append(
+                run_episode(env, attack(seed), task, seed).final_score
+            )
+        scores = [s for task_scores in by_task.values() for s in task_scores]
+        per_task = "  ".join(f"{t} {statistics.mean(s):.3f}" for t, s in sorted(by_task.items()))
+        mean = statistics.mean(scores)
+        verdict = "ok" if mean <= 0.3 else "ABOVE 0.3"
+        print(f"{name:22s} mean {mean:.3f} max {max(scores):.3f}  {per_task}  {verdict}")
+
+
+def main(per_task: int = 100, episodes: int = 200) -> None:
+    env = NovamartEnvironment()
+    for agent in (AGENTS["heuristic"], Credulous):
+        personas(env, agent, per_task)
+    attacks(env, episodes)
+
+
+if __name__ == "__main__":
+    main(*(int(arg) for arg in sys.argv[1:3]))

@@ -1,0 +1,111 @@
+"""Reloading rules on a running server (issue 7, item 3), over real sockets: a good reload
+applies to new episodes while an episode in flight finishes on the version it started with;
+a bad one is refused with located issues and the last good version keeps serving."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from novamart.client import NovamartEnv
+from novamart.kernel.rulebook import DEFAULT_RULES_DIR
+from novamart.scenarios import build_scenario
+from novamart.server.launch import RunningServer, serve_in_subprocess
+
+TOKEN = "test-admin-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+RULE = "standard_return.yaml"
+THIRTY, FOURTEEN = "order.days_since_purchase <= 30", "order.days_since_purchase <= 14"
+SEED = next(
+    s
+    for s in range(1_000)
+    if 15 <= build_scenario("easy_refund", s).order.days_since_purchase <= 30
+)
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = tmp_path_factory.mktemp("admin") / "rules"
+    shutil.copytree(DEFAULT_RULES_DIR, copy)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def admin_server(rules: Path) -> Iterator[RunningServer]:
+    env = {"RULES_DIR": str(rules), "ADMIN_TOKEN": TOKEN}
+    with serve_in_subprocess(rules.parent / "server.log", env=env) as running:
+        yield running
+
+
+def standard_return(env: Any, order_id: str) -> dict[str, Any]:
+    result = env.call_tool("check_policy", policy="standard_return", order_id=order_id)
+    return result if isinstance(result, dict) else dict(result)
+
+
+def reload(server: RunningServer) -> httpx.Response:
+    return httpx.post(f"{server.url}/admin/rules/reload", headers=AUTH, timeout=30)
+
+
+def version(server: RunningServer) -> str:
+    response = httpx.get(f"{server.url}/admin/rules/version", headers=AUTH, timeout=10)
+    assert response.status_code == 200
+    return response.json()["version"]
+
+
+def test_admin_routes_need_the_token(admin_server: RunningServer) -> None:
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN + "x"}):
+        response = httpx.post(f"{admin_server.url}/admin/rules/reload", headers=headers)
+        assert response.status_code == 401
+        assert response.json()["code"] == "UNAUTHORIZED"
+
+
+def test_reload_good_then_bad_while_an_episode_runs(
+    admin_server: RunningServer, rules: Path
+) -> None:
+    start = version(admin_server)
+    rule = rules / RULE
+    text = rule.read_text()
+    assert THIRTY in text
+    with NovamartEnv(base_url=admin_server.url).sync() as old:
+        order_id = old.reset(task="easy_refund", seed=SEED).observation.order_id
+        old.call_tool("lookup_order", order_id=order_id)
+
+        rule.write_text(text.replace(THIRTY, FOURTEEN))
+        response = reload(admin_server)
+        assert response.status_code == 200
+        body = response.json()
+        assert body["ok"] and body["changed"] and body["previous_version"] == start
+        edited = body["version"]
+        assert version(admin_server) == edited != start
+
+        rule.write_text(text.replace(THIRTY, "order.days_since <= 14"))
+        response = reload(admin_server)
+        assert response.status_code == 422
+        refused = response.json()
+        assert refused["code"] == "RULEBOOK_INVALID" and refused["version"] == edited
+        assert any(i["file"] == RULE and i["line"] for i in refused["issues"])
+        assert str(rules) not in response.text and "Traceback" not in response.text
+        assert version(admin_server) == edited
+        assert httpx.get(f"{admin_server.url}/health").status_code == 200
+
+        assert standard_return(old, order_id)["status"] == "eligible"  # pinned at its reset
+        refund = old.call_tool(
+            "process_refund",
+            order_id=order_id,
+            amount=build_scenario("easy_refund", SEED).order.price,
+        )
+        assert dict(refund)["ok"]
+
+    with NovamartEnv(base_url=admin_server.url).sync() as new:
+        new.reset(task="easy_refund", seed=SEED)
+        new.call_tool("lookup_order", order_id=order_id)
+        verdict = standard_return(new, order_id)
+        assert verdict["status"] == "blocked"
+        assert [f["condition"] for f in verdict["failed"]] == ["within_return_window"]
+    rule.write_text(text)
+    assert reload(admin_server).json()["version"] == start
