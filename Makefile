@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench install
+.PHONY: run test lint format bench soak install
 
 $(STAMP): pyproject.toml uv.lock scripts/install.sh
 	VENV=$(VENV) sh scripts/install.sh
@@ -30,3 +30,6 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
+
+soak: $(STAMP)
+	$(PY) bench/soak_kernel.py

@@ -18,6 +18,7 @@ from typing import Any
 from novamart.kernel.facts import FACT_KINDS, field_type, field_values
 
 FALLBACK_TEST = "no other policy applies"
+LIMIT = "limit"  # the placeholder a reason uses for the value its test compares with
 
 _TEST = re.compile(
     r"^(?P<kind>[a-z_]+)\.(?P<field>[a-z_]+)\s*(?P<op>==|!=|<=|>=|<|>|not in|in)\s+(?P<value>.+)$"

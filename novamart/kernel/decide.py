@@ -13,17 +13,19 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_name
-from novamart.kernel.conditions import FallbackTest, FieldTest
+from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
 from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
 from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.facts import FACT_KINDS, Facts
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR, Amount, Policy, Rulebook, load_rulebook
 
-MEMO_SIZE = 4_096  # ~11 KB a decision: at most ~45 MB
+KEPT_VERSIONS = 8
+MEMO_SIZE = 1_024  # ~14 KB a decision (bench/bench_kernel.py): ~14 MB when full
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
 
 
@@ -143,7 +145,7 @@ def _field_result(
         return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
     if status == "fail":
         return ConditionResult(
-            name=name, status="fail", reason=render(reason, facts), needs_tool=None
+            name=name, status="fail", reason=render(reason, facts, test), needs_tool=None
         )
     tool = FACT_KINDS[test.kind].source_tool
     what = (
@@ -175,11 +177,14 @@ def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdic
     )
 
 
-def render(template: str, facts: Facts) -> str:
-    """Fill ``{kind.field}`` placeholders with the observed values."""
+def render(template: str, facts: Facts, test: FieldTest | None = None) -> str:
+    """Fill ``{kind.field}`` with the observed values and ``{limit}`` with the value the
+    condition tests against, so a reason follows its rule when an analyst edits it."""
 
     def value(match: re.Match) -> str:
         kind, field = match.group(1), match.group(2)
+        if kind == LIMIT and field is None and test is not None:
+            return _plain(test.value)
         observed = facts.value(kind, field) if field else None
         return "unknown" if observed is None else _plain(observed)
 
@@ -191,6 +196,8 @@ def _plain(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.2f}"
+    if isinstance(value, tuple):
+        return " or ".join(map(_plain, value))
     return str(value)
 
 
@@ -214,7 +221,8 @@ class PolicyKernel:
     def __init__(self, rules_dir: Path | str = DEFAULT_RULES_DIR):
         self.rules_dir = Path(rules_dir)
         self._swap = threading.Lock()
-        self._active = CompiledRulebook(load_rulebook(self.rules_dir))
+        self._versions: OrderedDict[str, CompiledRulebook] = OrderedDict()
+        self._active = self._compiled(load_rulebook(self.rules_dir))
 
     @property
     def rulebook(self) -> Rulebook:
@@ -244,10 +252,19 @@ class PolicyKernel:
         with self._swap:
             directory = Path(rules_dir) if rules_dir is not None else self.rules_dir
             rulebook = load_rulebook(directory)
-            if rulebook.version != self.version:
-                self._active = CompiledRulebook(rulebook)
+            self._active = self._compiled(rulebook)
             self.rules_dir = directory
             return rulebook.version
+
+    def _compiled(self, rulebook: Rulebook) -> CompiledRulebook:
+        """A version loaded before is reused, engine ruleset and memo with it, so switching
+        back and forth costs nothing. Beyond KEPT_VERSIONS the oldest is forgotten; its
+        engine ruleset is freed once no pinned episode holds it any more."""
+        compiled = self._versions.pop(rulebook.version, None) or CompiledRulebook(rulebook)
+        self._versions[rulebook.version] = compiled
+        while len(self._versions) > KEPT_VERSIONS:
+            self._versions.popitem(last=False)
+        return compiled
 
 
 @functools.cache

@@ -19,6 +19,7 @@ import copy
 import itertools
 import json
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -107,8 +108,12 @@ class RulesetRunner:
         self._host = QuietHost(_action)
         # Ruleset() deletes the 'run' keys of what it is given: hand it a copy.
         self._host.register_rulesets({name: copy.deepcopy(definition)})
-        self._handle = self._host.get_ruleset(name)._handle
         self._sids = _SessionIds()
+        # The engine's ruleset lives in C: free it when this runner is collected (nothing
+        # can evaluate on it then), but not at interpreter exit, when the engine goes anyway.
+        handle = self._host.get_ruleset(name)._handle
+        self._free = weakref.finalize(self, durable_rules_engine.delete_ruleset, handle)
+        self._free.atexit = False
 
     def run(self, facts: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         """Assert ``facts`` (kind -> fields), run every phase, return all facts, sorted."""
@@ -152,5 +157,5 @@ class RulesetRunner:
         return self._sids.live()
 
     def close(self) -> None:
-        """Free the engine's ruleset; only once no evaluation can still run on it."""
-        durable_rules_engine.delete_ruleset(self._handle)
+        """Free the engine's ruleset now; only once no evaluation can still run on it."""
+        self._free()

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from novamart.kernel import limits
 from novamart.kernel.conditions import (
     FALLBACK_TEST,
+    LIMIT,
     ConditionSyntaxError,
     FallbackTest,
     FieldTest,
@@ -400,6 +401,8 @@ def _template_problems(template: str, test: FieldTest | FallbackTest) -> list[st
                 problems.append(
                     f"reason uses {{{name}}}; the fallback knows only {{other_policies}}"
                 )
+            continue
+        if name == LIMIT:
             continue
         kind, _, field = name.partition(".")
         if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
