@@ -3,6 +3,7 @@
     API_BASE_URL=https://router.huggingface.co/v1 MODEL_NAME=Qwen/Qwen2.5-72B-Instruct \
     HF_TOKEN=hf_... python inference.py [--env-url URL] [--tasks ...] [--episodes N] [--seed S]
     python inference.py --offline        # the heuristic agent, no API calls
+    python inference.py --offline --dataset data/tickets_sample.csv   # your own tickets
 
 Stdout carries only the lines evaluation pipelines parse (diagnostics go to stderr):
 
@@ -16,6 +17,11 @@ cases and the five ticket families), easy -> medium -> hard. Model calls time ou
 30 s and are retried with backoff; an episode whose model stays unreachable, or that spends
 its 120 s model-time budget, ends with ``[END] success=false`` and the run goes on, so the
 eight tasks take at most 16 minutes of model time.
+
+``--dataset FILE`` (.csv or .jsonl, seed 003 columns) plays each row of the file once for
+each ticket task it can serve, instead of seeds; every row is checked first, and a malformed
+one stops the run with exit status 2 and one line naming the file, row and column. Which row
+an episode plays is logged on stderr (the stdout lines keep their format).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import typer
 
 from novamart.evaluation import options
 from novamart.evaluation.agents import LLM, agent_factory
+from novamart.evaluation.plays import schedule
 from novamart.evaluation.runner import LineSink, run_episode
 from novamart.evaluation.sessions import open_session
 
@@ -44,6 +51,7 @@ def emitter(stream: TextIO) -> LineSink:
 
 
 def main(
+    ctx: typer.Context,
     env_url: options.EnvUrl = None,
     offline: Annotated[
         bool, typer.Option("--offline", help="Play the heuristic agent; no API calls.")
@@ -54,6 +62,7 @@ def main(
         int | None,
         typer.Option("--seed", min=0, help="Episode i plays seed S+i (default: canonical)."),
     ] = None,
+    dataset: options.Dataset = None,
     model: options.Model = None,
     api_base_url: options.ApiBaseUrl = None,
     timeout: options.Timeout = None,
@@ -62,7 +71,9 @@ def main(
     episode_budget: options.EpisodeBudget = None,
 ) -> None:
     """Run the baseline agent on every task and print the [START]/[STEP]/[END] lines."""
-    task_names = options.ordered_tasks(tasks)
+    plan = None if dataset is None else options.dataset_plan(ctx, dataset, tasks)
+    task_names = plan.tasks if plan else options.ordered_tasks(tasks)
+    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan)
     emit = emitter(sys.stdout)
     settings = options.llm_settings(model, api_base_url, timeout, retries, backoff, episode_budget)
     label = OFFLINE_AGENT if offline else settings.model
@@ -71,10 +82,9 @@ def main(
         session = open_session(env_url)
         try:
             make = agent_factory(OFFLINE_AGENT if offline else LLM, session, settings)
-            for task in task_names:
-                for episode_seed in options.episode_seeds(seed, episodes):
-                    agent = make(episode_seed)
-                    run_episode(session, agent, label, task, episode_seed, label, emit)
+            for play in plays:
+                agent = make(play.row.index if play.row else play.seed)
+                run_episode(session, agent, label, play.task, play.seed, label, emit, play.row)
         finally:
             session.close()
 

@@ -12,10 +12,16 @@ from matplotlib import colormaps
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from novamart.evaluation.results import EvalResults
+from novamart.evaluation.results import EvalResults, RunSettings
 from novamart.evaluation.stats import PASS_THRESHOLD
 
 MAX_COLUMNS = 4
+
+
+def _sample(settings: RunSettings) -> str:
+    if settings.dataset is not None:
+        return f"the rows of {Path(settings.dataset).name}"
+    return f"n = {settings.episodes} episodes"
 
 
 def write_chart(results: EvalResults, path: Path) -> None:
@@ -61,7 +67,7 @@ def write_chart(results: EvalResults, path: Path) -> None:
     for axes in axes_grid[-1]:
         axes.set_xlabel("mean score (± 1 std, within 0..1)", fontsize=7)
     figure.suptitle(
-        f"NovaMart: mean score per task and agent (n = {results.settings.episodes} episodes; "
+        f"NovaMart: mean score per task and agent ({_sample(results.settings)}; "
         f"dashed: pass at {PASS_THRESHOLD})",
         fontsize=10,
     )

@@ -1,7 +1,9 @@
-"""``novamart eval``: score agents on tasks over many seeded episodes.
+"""``novamart eval``: score agents on tasks over many seeded episodes, or over the rows of a
+ticket dataset (``--dataset``: each row once per ticket task it serves).
 
     novamart eval --agent oracle,heuristic,random --tasks easy_refund --episodes 100 --seed 0 \
         --out results.json --chart chart.png --markdown results.md
+    novamart eval --agent oracle,heuristic --dataset data/tickets_sample.csv
 
 Prints one table per task (mean, std, pass^1..4); optionally writes the JSON results, a PNG
 bar chart and a markdown page that names the command reproducing it. ``--agent llm`` plays
@@ -21,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from novamart.evaluation import options
 from novamart.evaluation.chat import LLMSettings
+from novamart.evaluation.plays import Play, schedule
 from novamart.evaluation.report import markdown, task_tables
 from novamart.evaluation.results import EpisodeResult, EvalResults, RunSettings, collect, write_json
 
@@ -42,19 +45,17 @@ MarkdownPath = Annotated[
 
 
 def command_line(
-    agents: list[str],
-    tasks: list[str],
-    episodes: int,
-    seed: int,
-    env_url: str | None,
-    llm: LLMSettings | None,
-    paths: dict[str, Path | None],
+    settings: RunSettings, llm: LLMSettings | None, paths: dict[str, Path | None]
 ) -> str:
     """The canonical command that reproduces a run (recorded in the JSON and markdown)."""
-    parts = ["novamart", "eval", "--agent", ",".join(agents), "--tasks", ",".join(tasks)]
-    parts += ["--episodes", str(episodes), "--seed", str(seed)]
-    if env_url:
-        parts += ["--env-url", env_url]
+    parts = ["novamart", "eval", "--agent", ",".join(settings.agents)]
+    parts += ["--tasks", ",".join(settings.tasks)]
+    if settings.dataset is not None:
+        parts += ["--dataset", settings.dataset]
+    else:
+        parts += ["--episodes", str(settings.episodes), "--seed", str(settings.seed)]
+    if settings.env_url:
+        parts += ["--env-url", settings.env_url]
     if llm is not None:
         parts += ["--model", llm.model, "--api-base-url", llm.api_base_url]
     for option, path in paths.items():
@@ -63,39 +64,43 @@ def command_line(
     return shlex.join(parts)
 
 
-def run_all(settings: RunSettings, llm: LLMSettings | None, console: Console) -> EvalResults:
-    """Every agent on every task for every seed, with a progress bar on ``console``."""
+def run_all(
+    settings: RunSettings, plays: list[Play], llm: LLMSettings | None, console: Console
+) -> EvalResults:
+    """Every agent on every play (a task's seed or dataset row), with a progress bar."""
     from novamart.evaluation.agents import LLM, agent_factory
     from novamart.evaluation.runner import run_episode
     from novamart.evaluation.sessions import open_session
 
-    seeds = options.episode_seeds(settings.seed, settings.episodes)
-    total = len(settings.agents) * len(settings.tasks) * len(seeds)
     episodes: list[EpisodeResult] = []
     session = open_session(settings.env_url)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     try:
         with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
-            progress = bar.add_task("episodes", total=total)
+            progress = bar.add_task("episodes", total=len(settings.agents) * len(plays))
             for agent in settings.agents:
                 make = agent_factory(agent, session, llm)
                 label = llm.model if agent == LLM and llm else agent
-                for task in settings.tasks:
-                    bar.update(progress, description=f"{agent} · {task}")
-                    for seed in seeds:
-                        result = run_episode(session, make(seed), agent, task, seed, label)
-                        episodes.append(result)
-                        bar.advance(progress)
+                for play in plays:
+                    bar.update(progress, description=f"{agent} · {play.task}")
+                    seed = play.row.index if play.row else play.seed
+                    result = run_episode(
+                        session, make(seed), agent, play.task, play.seed, label, row=play.row
+                    )
+                    episodes.append(result)
+                    bar.advance(progress)
     finally:
         session.close()
     return collect(settings, episodes)
 
 
 def eval_command(
+    ctx: typer.Context,
     agent: Agents,
     tasks: options.Tasks = None,
     episodes: options.Episodes = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Episode i plays seed S+i.")] = 0,
+    dataset: options.Dataset = None,
     env_url: options.EnvUrl = None,
     model: options.Model = None,
     api_base_url: options.ApiBaseUrl = None,
@@ -119,21 +124,24 @@ def eval_command(
             check_agent(name, in_process=env_url is None)
         except UnknownAgent as exc:
             raise typer.BadParameter(str(exc), param_hint="--agent") from None
-    task_names = options.ordered_tasks(tasks)
+    plan = None if dataset is None else options.dataset_plan(ctx, dataset, tasks)
+    task_names = plan.tasks if plan else options.ordered_tasks(tasks)
     llm = options.llm_settings(model, api_base_url, timeout, retries, backoff, episode_budget)
     llm = llm if LLM in agents else None
-    paths = {"out": out, "chart": chart, "markdown": markdown_path}
     settings = RunSettings(
         agents=agents,
         tasks=task_names,
-        episodes=episodes,
-        seed=seed,
+        episodes=1 if plan else episodes,
+        seed=None if plan else seed,
+        dataset=None if dataset is None else str(dataset),
         env_url=env_url,
         model=llm.model if llm else None,
-        command=command_line(agents, task_names, episodes, seed, env_url, llm, paths),
     )
+    paths = {"out": out, "chart": chart, "markdown": markdown_path}
+    settings.command = command_line(settings, llm, paths)
     stdout, stderr = Console(), Console(stderr=True)
-    results = run_all(settings, llm, stderr)
+    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan)
+    results = run_all(settings, plays, llm, stderr)
     for table in task_tables(results):
         stdout.print(table)
     failed = [e for e in results.episodes if e.error]

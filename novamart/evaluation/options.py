@@ -3,12 +3,15 @@ they both accept (validated, then ordered easy -> medium -> hard)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, NoReturn
 
 import typer
 
 from novamart.evaluation.chat import LLMSettings
+from novamart.evaluation.plays import DatasetPlan, plan_dataset
 from novamart.scenarios import TASKS, get_task
+from novamart.tickets.dataset import DatasetError
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -23,6 +26,16 @@ Episodes = Annotated[int, typer.Option("--episodes", min=1, help="Episodes per t
 EnvUrl = Annotated[
     str | None,
     typer.Option("--env-url", help="A running NovaMart server (default: in-process)."),
+]
+
+Dataset = Annotated[
+    Path | None,
+    typer.Option(
+        "--dataset",
+        help="A .csv or .jsonl file of tickets (seed 003 columns): each row is played once "
+        "for each ticket task it can serve (default tasks: those its rows serve).",
+        dir_okay=False,
+    ),
 ]
 
 
@@ -114,3 +127,32 @@ def llm_settings(
         backoff_s=backoff,
         episode_budget_s=episode_budget,
     )
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2 (a usage error), no traceback."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def dataset_plan(ctx: typer.Context, path: Path, tasks: list[str] | None) -> DatasetPlan:
+    """The episodes ``--dataset path`` plays, every row checked first; on a bad file or row,
+    a task the file cannot serve or a seed option, ``fail`` with the message (file, row,
+    column). What is not played is said on stderr."""
+    given = [f"--{name}" for name in ("seed", "episodes") if _given(ctx, name)]
+    if given:
+        fail(f"{' and '.join(given)} do not apply with --dataset: each row is played once")
+    try:
+        plan = plan_dataset(path, ordered_tasks(tasks), explicit=bool(split_list(tasks)))
+    except DatasetError as exc:
+        fail(str(exc))
+    for note in plan.notes:
+        typer.echo(note, err=True)
+    return plan
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Set on the command line or from the environment, not left at its default (by name:
+    typer ships its own copy of click, whose ParameterSource is not click's)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"

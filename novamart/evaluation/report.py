@@ -71,11 +71,10 @@ def overview_markdown(results: EvalResults) -> list[str]:
 def markdown(results: EvalResults, title: str, chart: str | None = None) -> str:
     """A markdown page: the command that produced it, the overview, one table per task."""
     s = results.settings
-    seeds = "canonical scenario" if s.seed is None else f"seeds {s.seed}..{s.seed + s.episodes - 1}"
     lines = [
         f"# {title}",
         "",
-        f"{s.episodes} episodes per agent and task ({seeds}); an episode passes at "
+        f"{s.scope()}; an episode passes at "
         f"score >= {PASS_THRESHOLD}. pass^k is the chance that k episodes all pass "
         "(unbiased estimate C(c,k)/C(n,k) from c passes in n episodes); std is the sample "
         "standard deviation. Produced from the repository root, with the project installed "
@@ -95,4 +94,17 @@ def markdown(results: EvalResults, title: str, chart: str | None = None) -> str:
     for task in _tasks(results):
         rows = [_row(c) for c in results.cells if c.task == task]
         lines += [f"## {task}", "", *_md_table(COLUMNS, rows), ""]
+    if s.dataset is not None:
+        lines += [f"## Score per row of {s.dataset}", "", *rows_markdown(results), ""]
     return "\n".join(lines)
+
+
+def rows_markdown(results: EvalResults) -> list[str]:
+    """With --dataset: one line per (task, row), one score column per agent."""
+    agents = results.settings.agents
+    scores = {(e.task, e.row, e.agent): e.score for e in results.episodes}
+    keys = list(dict.fromkeys((e.task, e.row) for e in results.episodes))
+    rows = [
+        [task, str(row), *(_fmt(scores.get((task, row, a))) for a in agents)] for task, row in keys
+    ]
+    return _md_table(["task", "row", *agents], rows)

@@ -16,6 +16,8 @@ class EpisodeResult(BaseModel):
     agent: str
     task: str
     seed: int | None
+    row: int | None = None
+    """The dataset row played (1-based, as errors name it), with ``--dataset``."""
     steps: int
     rewards: list[float]
     score: float = Field(ge=0.0, le=1.0)
@@ -37,9 +39,22 @@ class RunSettings(BaseModel):
     tasks: list[str]
     episodes: int
     seed: int | None
+    dataset: str | None = None
+    """With ``--dataset``: the file whose rows were played (each once per task it serves)."""
     env_url: str | None = None
     model: str | None = None
     command: str = ""
+
+    def scope(self) -> str:
+        """Which episodes each (agent, task) cell played, in words."""
+        if self.dataset is not None:
+            return f"One episode per agent, task and row of {Path(self.dataset).name} it can play"
+        seeds = (
+            "canonical scenario"
+            if self.seed is None
+            else f"seeds {self.seed}..{self.seed + self.episodes - 1}"
+        )
+        return f"{self.episodes} episodes per agent and task ({seeds})"
 
 
 class EvalResults(BaseModel):

@@ -19,6 +19,7 @@ from novamart.evaluation.sessions import EnvSession
 from novamart.evaluation.stats import passed
 from novamart.models import NovamartObservation
 from novamart.server.runs import Hidden
+from novamart.tickets.dataset import DatasetRow
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,12 @@ def tool_error(observation: NovamartObservation) -> str | None:
     return None
 
 
+def describe_row(row: DatasetRow) -> str:
+    """``tickets.csv row 3 (line 4), ticket T-003``: where a dataset episode comes from."""
+    ticket = row.data.get("ticket_id")
+    return f"{row.file} {row.where}" + (f", ticket {ticket}" if ticket else "")
+
+
 def run_episode(
     session: EnvSession,
     agent: Agent,
@@ -58,15 +65,20 @@ def run_episode(
     seed: int | None,
     model: str,
     emit: LineSink | None = None,
+    row: DatasetRow | None = None,
 ) -> EpisodeResult:
-    """Play one episode of ``task``; ``emit`` receives the [START]/[STEP]/[END] lines."""
+    """Play one episode of ``task`` (of dataset ``row`` when given, else of ``seed``);
+    ``emit`` receives the [START]/[STEP]/[END] lines."""
     say = emit or (lambda _line: None)
+    played = f"seed {seed}" if row is None else describe_row(row)
     rewards: list[float] = []
     observation: NovamartObservation | None = None
     error: str | None = None
     say(logformat.start_line(task, model))
     try:
-        observation = session.reset(task, seed)
+        if row is not None:
+            log.info("%s of %s plays %s", task, agent_name, played)
+        observation = session.reset(task, seed, None if row is None else row.data)
         agent.start(observation, session.episode if agent.privileged else None)
         limit = observation.max_steps or STEP_LIMIT_FALLBACK
         while not observation.done and len(rewards) < limit:
@@ -82,9 +94,10 @@ def run_episode(
             )
     except Exception as exc:  # the contract: an episode ends with [END], whatever failed
         error = f"{type(exc).__name__}: {exc}"
-        log.warning("episode %s (seed %s) of %s ended early: %s", task, seed, agent_name, error)
+        log.warning("episode %s (%s) of %s ended early: %s", task, played, agent_name, error)
     finally:
-        result = _result(agent_name, task, seed, observation, rewards, error)
+        index = None if row is None else row.index
+        result = _result(agent_name, task, seed, index, observation, rewards, error)
         say(logformat.end_line(result.success, result.steps, result.score, result.rewards))
     return result
 
@@ -93,6 +106,7 @@ def _result(
     agent_name: str,
     task: str,
     seed: int | None,
+    row: int | None,
     last: NovamartObservation | None,
     rewards: list[float],
     error: str | None,
@@ -104,6 +118,7 @@ def _result(
         agent=agent_name,
         task=task,
         seed=seed,
+        row=row,
         steps=len(rewards),
         rewards=rewards,
         score=score,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction, Tool
 from openenv.core.sync_client import SyncEnvClient
@@ -26,10 +26,16 @@ class SessionError(RuntimeError):
     """The environment answered something that is not a NovaMart observation."""
 
 
+Ticket = dict[str, Any]
+"""One dataset row, as ``reset(ticket=...)`` takes it."""
+
+
 class EnvSession(Protocol):
     in_process: bool
 
-    def reset(self, task: str, seed: int | None) -> NovamartObservation: ...
+    def reset(
+        self, task: str, seed: int | None, ticket: Ticket | None = None
+    ) -> NovamartObservation: ...
 
     def step(self, action: CallToolAction) -> NovamartObservation: ...
 
@@ -58,8 +64,10 @@ class InProcessSession:
     def __init__(self) -> None:
         self._env = NovamartEnvironment()
 
-    def reset(self, task: str, seed: int | None) -> NovamartObservation:
-        return _observation(self._env.reset(seed=seed, task=task))
+    def reset(
+        self, task: str, seed: int | None, ticket: Ticket | None = None
+    ) -> NovamartObservation:
+        return _observation(self._env.reset(seed=seed, task=task, ticket=ticket))
 
     def step(self, action: CallToolAction) -> NovamartObservation:
         return _observation(self._env.step(action))
@@ -89,8 +97,11 @@ class RemoteSession:
         self._message_timeout_s = message_timeout_s
         self._client: SyncEnvClient | None = None
 
-    def reset(self, task: str, seed: int | None) -> NovamartObservation:
-        return _observation(self._call(lambda c: c.reset(task=task, seed=seed)).observation)
+    def reset(
+        self, task: str, seed: int | None, ticket: Ticket | None = None
+    ) -> NovamartObservation:
+        row = {} if ticket is None else {"ticket": ticket}
+        return _observation(self._call(lambda c: c.reset(task=task, seed=seed, **row)).observation)
 
     def step(self, action: CallToolAction) -> NovamartObservation:
         return _observation(self._call(lambda c: c.step(action)).observation)

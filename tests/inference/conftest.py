@@ -1,6 +1,7 @@
 """inference.py runs as a real subprocess against real servers: the stand-in model on
 127.0.0.1 and, for --env-url, a real uvicorn NovaMart server. The in-process run starts
-while the server boots (each process spends seconds importing), and tests read the output.
+while the server boots (each process spends seconds importing), and tests read the output;
+the offline run over the sample dataset shares the server.
 
 The stand-ins for the faulty model and the offline probe serve tests that call inference.py's
 entry point in this process instead (same code, without another interpreter's start-up)."""
@@ -20,6 +21,8 @@ from tests.inference.scripts import faulty, planner
 from tests.inference.standin import StandIn, serve
 
 RUN_TIMEOUT_S = 240
+SAMPLE = REPO_ROOT / "data" / "tickets_sample"
+"""The example dataset, as .csv and .jsonl (the same twelve tickets)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class Runs:
     in_process: Run
     remote: Run
     planner: StandIn
+    dataset_remote: Run
+    """``--offline --dataset`` (the .jsonl sample) over --env-url."""
 
 
 def _start(model: str, url: str, *args: str) -> tuple[str, subprocess.Popen[str]]:
@@ -71,8 +76,19 @@ def inference_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         try:
             in_process = start("standin-local", model.url)
             with serve_in_subprocess(log) as server:
+                dataset = start(
+                    "offline",
+                    model.url,
+                    *("--offline", "--dataset", f"{SAMPLE}.jsonl", "--env-url", server.url),
+                )
                 remote = _finish(start("standin-remote", model.url, "--env-url", server.url))
-            runs = Runs(in_process=_finish(in_process), remote=remote, planner=model)
+                dataset_remote = _finish(dataset)
+            runs = Runs(
+                in_process=_finish(in_process),
+                remote=remote,
+                planner=model,
+                dataset_remote=dataset_remote,
+            )
         finally:
             for process in started:
                 if process.poll() is None:

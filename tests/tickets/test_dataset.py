@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from novamart.tickets import DatasetError, TicketSession, load_dataset
+from novamart.tickets import FAMILIES, DatasetError, TicketSession, load_dataset
 from novamart.tickets.agents import AGENTS, run
+from novamart.tickets.dataset import DatasetRow, check_columns, read_rows, row_scenario, serves
 
 COLUMNS = [
     "ticket_id",
@@ -157,3 +158,59 @@ def test_loaded_scenarios_run_in_a_session(tmp_path: Path) -> None:
     session = TicketSession(scenario)
     out = session.step("respond_to_customer", {"message": "Hello, thanks. Kind regards"})
     assert out.done and 0.0 <= out.score <= 1.0
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "tickets_sample"
+
+
+def test_the_sample_dataset_is_the_same_as_csv_and_jsonl() -> None:
+    csv_rows, jsonl_rows = read_rows(f"{SAMPLE}.csv"), read_rows(f"{SAMPLE}.jsonl")
+    assert [r.index for r in csv_rows] == [r.index for r in jsonl_rows] == list(range(1, 13))
+    assert (csv_rows[2].where, jsonl_rows[2].where) == ("row 3 (line 4)", "row 3")
+    served = {family: 0 for family in FAMILIES}
+    for from_csv, from_jsonl in zip(csv_rows, jsonl_rows, strict=True):
+        check_columns(from_csv)
+        for family in FAMILIES:
+            assert serves(family, from_csv.data) == serves(family, from_jsonl.data)
+            if serves(family, from_csv.data):
+                served[family] += 1
+                scenario = row_scenario(family, from_csv)
+                assert scenario == row_scenario(family, from_jsonl)
+                assert run(AGENTS["oracle"], scenario)[0] >= 0.95
+    assert all(served.values()), served  # every family has rows to play
+
+
+def test_a_row_serves_the_families_whose_labels_it_fills_in() -> None:
+    row = {"text": "x", "category": "billing", "priority": "", "fields": None}
+    assert serves("ticket_triage", row)  # a partial set: the row is malformed, not skipped
+    assert not serves("data_extraction", row) and not serves("escalation_safety", row)
+    with pytest.raises(DatasetError, match="column 'priority': required for ticket_triage"):
+        row_scenario("ticket_triage", DatasetRow("f.csv", 1, "row 1 (line 2)", row))
+
+
+def test_every_row_has_known_columns_and_a_text(tmp_path: Path) -> None:
+    (row,) = read_rows(
+        _csv(tmp_path / "t.csv", [["T-1", "Hello", "low"]], ["ticket_id", "text", "prio"])
+    )
+    with pytest.raises(DatasetError, match=r"t.csv: row 1 \(line 2\): unknown column\(s\) prio"):
+        check_columns(row)
+    with pytest.raises(DatasetError, match="unknown column"):  # a file row, like reset(ticket=)
+        load_dataset(tmp_path / "t.csv", "ticket_triage")
+    (row,) = read_rows(_csv(tmp_path / "t.csv", [["T-1", " "]], ["ticket_id", "text"]))
+    with pytest.raises(DatasetError, match="row 1 \\(line 2\\), column 'text': required"):
+        check_columns(row)
+
+
+def test_raw_rows_are_numbered_as_errors_name_them(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"text": "a"}\n\n{"text": "b"}\n\n{oops\n')
+    with pytest.raises(DatasetError, match=r"t.jsonl: row 3 \(line 5\): not valid JSON"):
+        read_rows(path)
+    path.write_text('{"text": "a"}\n\n{"text": "b"}\n')
+    assert [(r.index, r.where, r.data) for r in read_rows(path)] == [
+        (1, "row 1", {"text": "a"}),
+        (2, "row 2 (line 3)", {"text": "b"}),
+    ]
+    surplus = _csv(tmp_path / "s.csv", [["a", "b", "c"]], ["text", "category"])
+    with pytest.raises(DatasetError, match=r"row 1 \(line 2\): more values than the header"):
+        read_rows(surplus)

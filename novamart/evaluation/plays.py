@@ -1,0 +1,98 @@
+"""What a run plays: seeded episodes of each task, or, with ``--dataset FILE``, each row of
+the file once for each ticket task it can serve.
+
+A row serves a ticket family when it fills in a label the family grades on (triage:
+category and priority; extraction: fields; KB answers: kb_id; escalation: requires_escalation;
+recovery: account). Every row is checked before the first episode (known columns and a text,
+then against every selected family it serves), so a bad row stops the run up front, never
+halfway through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from novamart.scenarios.tasks import TICKET_TASKS as _TICKETS
+from novamart.tickets.dataset import (
+    REQUIRED,
+    DatasetError,
+    DatasetRow,
+    check_columns,
+    read_rows,
+    row_scenario,
+    serves,
+)
+
+
+@dataclass(frozen=True)
+class Play:
+    """One episode to play: a task with a seed, or a task with a dataset row."""
+
+    task: str
+    seed: int | None = None
+    row: DatasetRow | None = None
+
+
+@dataclass(frozen=True)
+class DatasetPlan:
+    file: str
+    rows: dict[str, list[DatasetRow]]
+    """Task -> the rows it plays, tasks in play order."""
+    notes: list[str] = field(default_factory=list)
+    """What is not played, and why (for stderr)."""
+
+    @property
+    def tasks(self) -> list[str]:
+        return list(self.rows)
+
+
+def _labels(task: str) -> str:
+    return ", ".join(repr(c) for c in REQUIRED[_TICKETS[task].family] if c != "text")
+
+
+def plan_dataset(path: Path, tasks: list[str], explicit: bool) -> DatasetPlan:
+    """The rows of ``path`` each of ``tasks`` (ordered) plays, every row checked.
+
+    DatasetError when the file or a row is malformed, when a task is not a ticket task, when
+    an ``explicit`` task (named with --tasks) has no row to play, or when none has any."""
+    orders = [t for t in tasks if t not in _TICKETS]
+    if explicit and orders:
+        raise DatasetError(
+            f"--dataset plays ticket tasks ({', '.join(_TICKETS)}); "
+            f"not order cases: {', '.join(orders)}"
+        )
+    rows = read_rows(path)
+    for row in rows:
+        check_columns(row)
+    name = Path(path).name
+    plan: dict[str, list[DatasetRow]] = {}
+    notes = []
+    for task in (t for t in tasks if t in _TICKETS):
+        family = _TICKETS[task].family
+        served = [row for row in rows if serves(family, row.data)]
+        if not served:
+            problem = f"{name}: {task} cannot be played: no row fills in {_labels(task)}"
+            if explicit:
+                raise DatasetError(problem)
+            notes.append(problem)
+            continue
+        for row in served:
+            row_scenario(family, row)
+        plan[task] = served
+        notes.append(f"{name}: {task} plays {len(served)} of {len(rows)} rows")
+    if not plan:
+        wanted = "; ".join(f"{t}: {_labels(t)}" for t in _TICKETS)
+        raise DatasetError(f"{name}: no ticket task can be played; a row fills in {wanted}")
+    played = {row.index for served in plan.values() for row in served}
+    idle = [row.where for row in rows if row.index not in played]
+    if idle:
+        notes.append(f"{name}: not played (no label of a selected task): {', '.join(idle)}")
+    return DatasetPlan(name, plan, notes)
+
+
+def schedule(tasks: list[str], seeds: list[int | None], plan: DatasetPlan | None) -> list[Play]:
+    """Every episode of a run, task by task: each seed, or each of the task's dataset rows."""
+    if plan is not None:
+        return [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
+    return [Play(task, seed=seed) for task in tasks for seed in seeds]
