@@ -97,7 +97,10 @@ def _nesting(text: str) -> int:
 def _is_shallow_object(text: str) -> bool:
     """A JSON object OpenEnv can parse: a deeply nested frame or a huge number would make
     its parser raise outside its error handling and end the session."""
-    if not text.lstrip().startswith("{") or _nesting(text) > MAX_DEPTH:
+    if not text.lstrip().startswith("{"):
+        return False
+    brackets = text.count("{") + text.count("[")  # cheap: only count depth when it could matter
+    if brackets > MAX_DEPTH and _nesting(text) > MAX_DEPTH:
         return False
     try:
         return isinstance(json.loads(text), dict)
