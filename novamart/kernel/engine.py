@@ -155,7 +155,3 @@ class RulesetRunner:
 
     def live_sessions(self) -> int:
         return self._sids.live()
-
-    def close(self) -> None:
-        """Free the engine's ruleset now; only once no evaluation can still run on it."""
-        self._free()

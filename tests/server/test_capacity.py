@@ -7,10 +7,12 @@ from collections.abc import Iterator
 import pytest
 
 from novamart.client import NovamartEnv, NovamartServerError
+from novamart.models import NovamartAction
 from novamart.server.launch import RunningServer, serve_in_subprocess
 
 CAP = 2
-IDLE_TIMEOUT_S = 3  # OpenEnv's reaper looks every max(timeout / 4, 5) s
+IDLE_TIMEOUT_S = 3
+REAPED_AFTER_S = 9  # OpenEnv's reaper looks every max(timeout / 4, 5) s
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +71,25 @@ def test_idle_sessions_are_reaped(small_server: RunningServer) -> None:
             await env.close()
 
     asyncio.run(scenario())
+
+
+def test_a_reaped_session_cannot_go_on_past_the_cap(small_server: RunningServer) -> None:
+    """OpenEnv's reaper frees an idle session's slot but leaves its socket open on the old
+    environment; that session must not keep playing, or idling would beat the cap."""
+
+    async def scenario() -> bool:
+        idle = await _open_sessions(small_server.url, CAP)
+        await asyncio.sleep(REAPED_AFTER_S)
+        fresh = await _open_sessions(small_server.url, CAP)  # the cap is full again
+        # any answer counts as playing on, a refusal of the order id included
+        action = NovamartAction(tool_name="lookup_order", arguments={"order_id": "ORD-1"})
+        try:
+            await idle[0].step(action)
+            still_playing = True
+        except (NovamartServerError, ConnectionError):
+            still_playing = False
+        for env in idle + fresh:
+            await env.close()
+        return still_playing
+
+    assert not asyncio.run(scenario())
