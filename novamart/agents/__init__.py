@@ -19,6 +19,7 @@ from novamart.agents.exploits import (
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.oracle import OracleAgent
 from novamart.agents.random_agent import RandomAgent
+from novamart.agents.tricks import TRICKS
 
 AGENTS: dict[str, type[Agent]] = {
     cls.name: cls
@@ -36,6 +37,7 @@ AGENTS: dict[str, type[Agent]] = {
         WholeKbAgent,
         PasteArticlesAgent,
         StuffFieldsAgent,
+        *TRICKS,
     )
 }
 EXPLOITS = (
@@ -50,5 +52,9 @@ EXPLOITS = (
     "paste_articles",
     "stuff_fields",
 )
+"""Cheap tricks without reasoning: each must score at most 0.3 on every task."""
+MESSAGE_TRICKS = tuple(trick.name for trick in TRICKS)
+"""Text tricks after the right actions (and two cheats on the actions): see
+novamart.agents.tricks for what each must score at most."""
 
-__all__ = ["AGENTS", "EXPLOITS", "Agent"]
+__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "Agent"]

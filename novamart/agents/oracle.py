@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from novamart.agents.base import Agent, Script, call, closing_message
 from novamart.episode import Episode
+from novamart.kernel import Grant
 from novamart.models import NovamartObservation
 from novamart.reward import declined
 from novamart.tickets import agents as ticket_agents
@@ -33,7 +34,10 @@ class OracleAgent(Agent):
         if tool == "escalate_to_manager":
             args["reason"] = "No policy covers this case."
         yield call(tool, **args)
+        yield call("respond_to_customer", message=self.closing(episode, first, best))
+
+    def closing(self, episode: Episode, first: NovamartObservation, best: Grant) -> str:
+        """Thank, give the kernel's reasons when the wish is declined, confirm what was done."""
         wish = episode.scenario.wish
-        reasons = episode.truth.blocking_reasons(wish)[:1] if declined(episode) else []
-        message = closing_message(first.customer_name, best.resolution, best.amount, reasons)
-        yield call("respond_to_customer", message=message)
+        reasons = episode.truth.blocking_reasons(wish) if declined(episode) else []
+        return closing_message(first.customer_name, best.resolution, best.amount, reasons)
