@@ -10,6 +10,27 @@ from novamart.reward import declined
 from novamart.tickets import agents as ticket_agents
 
 
+def optimal_actions(first: NovamartObservation, episode: Episode) -> Script:
+    """The needed investigation tools, then the optimal resolution with its amount: what
+    every privileged reference agent does before it writes to the customer."""
+    ids = {"order_id": first.order_id, "customer_id": first.customer_id}
+    schema = episode.rules.rulebook.facts
+    for kind in schema.investigated():
+        tool = schema.source_tool(kind)
+        if tool in episode.needed_tools:
+            arg = "customer_id" if tool == "check_loyalty" else "order_id"
+            yield call(tool, **{arg: ids[arg]})
+    best = episode.truth.optimal
+    assert best is not None
+    tool = episode.rules.rulebook.resolutions[best.resolution].tool
+    args = {"order_id": first.order_id}
+    if tool in ("process_refund", "issue_store_credit"):
+        args["amount"] = best.amount
+    if tool == "escalate_to_manager":
+        args["reason"] = "No policy covers this case."
+    yield call(tool, **args)
+
+
 class OracleAgent(Agent):
     name = "oracle"
     privileged = True
@@ -17,22 +38,9 @@ class OracleAgent(Agent):
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "the oracle needs the hidden episode"
-        ids = {"order_id": first.order_id, "customer_id": first.customer_id}
-        schema = episode.rules.rulebook.facts
-        for kind in schema.investigated():
-            tool = schema.source_tool(kind)
-            if tool in episode.needed_tools:
-                arg = "customer_id" if tool == "check_loyalty" else "order_id"
-                yield call(tool, **{arg: ids[arg]})
+        yield from optimal_actions(first, episode)
         best = episode.truth.optimal
         assert best is not None
-        tool = episode.rules.rulebook.resolutions[best.resolution].tool
-        args = {"order_id": first.order_id}
-        if tool in ("process_refund", "issue_store_credit"):
-            args["amount"] = best.amount
-        if tool == "escalate_to_manager":
-            args["reason"] = "No policy covers this case."
-        yield call(tool, **args)
         wish = episode.scenario.wish
         reasons = episode.truth.blocking_reasons(wish)[:1] if declined(episode) else []
         message = closing_message(first.customer_name, best.resolution, best.amount, reasons)
