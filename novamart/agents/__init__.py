@@ -1,5 +1,5 @@
-"""Reference agents: the oracle, a heuristic, a random agent and the exploits; each plays
-both kinds of task (order cases and support tickets)."""
+"""Reference agents: the oracle, the honest writer, a heuristic, a random agent and the
+exploits; each plays both kinds of task (order cases and support tickets)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from novamart.agents.exploits import (
     WholeKbAgent,
 )
 from novamart.agents.heuristic import HeuristicAgent
+from novamart.agents.honest import HonestAgent
 from novamart.agents.oracle import OracleAgent
 from novamart.agents.random_agent import RandomAgent
 from novamart.agents.tricks import TRICKS
@@ -25,6 +26,7 @@ AGENTS: dict[str, type[Agent]] = {
     cls.name: cls
     for cls in (
         OracleAgent,
+        HonestAgent,
         HeuristicAgent,
         RandomAgent,
         DoNothingAgent,

@@ -10,7 +10,7 @@ claims it anyway. They read the hidden episode (as the oracle does), so they run
 from __future__ import annotations
 
 from novamart.agents.base import Agent, Script, call
-from novamart.agents.oracle import OracleAgent
+from novamart.agents.oracle import OracleAgent, investigations, resolution_call
 from novamart.episode import Episode
 from novamart.kernel import Grant
 from novamart.models import NovamartObservation
@@ -101,14 +101,14 @@ class ShortChange(Agent):
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "this exploit reads the hidden episode"
-        yield from _investigate(first, episode.needed_tools)
+        yield from investigations(first, episode, episode.needed_tools)
         best = episode.truth.optimal
         lesser = next(
             (g for g in episode.truth.eligible if best and g.quality < best.quality), None
         )
         grant = lesser or best
         assert grant is not None
-        yield _resolve(episode, first, grant)
+        yield resolution_call(first, episode, grant)
         amount = f" of ${grant.amount:.2f}" if grant.amount else ""
         yield call(
             "respond_to_customer",
@@ -127,10 +127,10 @@ class SkipCheckClaim(Agent):
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "this exploit reads the hidden episode"
-        yield from _investigate(first, episode.needed_tools - {"verify_defect"})
+        yield from investigations(first, episode, episode.needed_tools - {"verify_defect"})
         best = episode.truth.optimal
         assert best is not None
-        yield _resolve(episode, first, best)
+        yield resolution_call(first, episode, best)
         finding = "confirmed a defect" if episode.scenario.defect_real else "found no defect"
         amount = f" of ${best.amount:.2f}" if best.amount else ""
         yield call(
@@ -138,22 +138,6 @@ class SkipCheckClaim(Agent):
             message=f"Thank you for waiting. Our technician checked the item and {finding}. "
             f"I've carried out your {WORDS[best.resolution]}{amount}.",
         )
-
-
-def _investigate(first: NovamartObservation, tools: frozenset[str]) -> Script:
-    for tool in sorted(tools):
-        arg = {"customer_id": first.customer_id} if tool == "check_loyalty" else None
-        yield call(tool, **(arg or {"order_id": first.order_id}))
-
-
-def _resolve(episode: Episode, first: NovamartObservation, grant: Grant):
-    tool = episode.rules.rulebook.resolutions[grant.resolution].tool
-    args: dict[str, object] = {"order_id": first.order_id}
-    if tool in ("process_refund", "issue_store_credit"):
-        args["amount"] = grant.amount
-    if tool == "escalate_to_manager":
-        args["reason"] = "No policy covers this case."
-    return call(tool, **args)
 
 
 TRICKS: tuple[type[Agent], ...] = (
