@@ -6,6 +6,9 @@
    believes every claim (what words alone can get).
 2. The scripted reward-hacking attacks of tests/reliability/attacks.py: mean score over
    seeded episodes of the three policy tasks in turn (each must stay <= 0.3).
+3. The ticket exploits of novamart.tickets.agents (whole knowledge base, pasted results,
+   shuffled words of the top article, its keywords as a list, one fixed recovery reply, ...):
+   mean score per ticket task that answers in writing, against each exploit's bound.
 Run: .venv/bin/python bench/bench_adversaries.py [scenarios per task and persona] [episodes]
 """
 
@@ -17,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
 
-from novamart.agents import AGENTS, Agent
+from novamart.agents import AGENTS, Agent, exploit_bound
 from novamart.agents.runner import run_episode
 from novamart.server.environment import NovamartEnvironment
 from tests.reliability.attacks import ATTACKS, Credulous
@@ -56,11 +59,38 @@ def attacks(env: NovamartEnvironment, episodes: int) -> None:
         print(f"{name:22s} mean {mean:.3f} max {max(scores):.3f}  {per_task}  {verdict}")
 
 
+WRITTEN_TASKS = ("kb_grounded_response", "escalation_safety", "account_recovery")
+TICKET_EXPLOITS = (
+    "whole_kb",
+    "paste_articles",
+    "escalate_everything",
+    "word_salad",
+    "keyword_stuffed",
+    "fixed_reply",
+)
+
+
+def ticket_exploits(env: NovamartEnvironment, episodes: int) -> None:
+    print(f"\nticket exploits ({episodes} seeded episodes per task)")
+    print(f"{'exploit':22s} " + " ".join(f"{t:>22s}" for t in WRITTEN_TASKS))
+    for name in TICKET_EXPLOITS:
+        cells = []
+        for task in WRITTEN_TASKS:
+            scores = [
+                run_episode(env, AGENTS[name](seed), task, seed).final_score
+                for seed in range(30_000, 30_000 + episodes)
+            ]
+            mean, limit = statistics.mean(scores), exploit_bound(name, task)
+            cells.append(f"{mean:.3f} (<= {limit}) {'ok' if mean <= limit else 'ABOVE'}")
+        print(f"{name:22s} " + " ".join(f"{c:>22s}" for c in cells))
+
+
 def main(per_task: int = 100, episodes: int = 200) -> None:
     env = NovamartEnvironment()
     for agent in (AGENTS["heuristic"], Credulous):
         personas(env, agent, per_task)
     attacks(env, episodes)
+    ticket_exploits(env, episodes)
 
 
 if __name__ == "__main__":

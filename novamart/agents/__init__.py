@@ -7,6 +7,8 @@ from novamart.agents.base import Agent
 from novamart.agents.exploits import (
     DoNothingAgent,
     EscalateEverythingAgent,
+    FixedReplyAgent,
+    KeywordStuffedAgent,
     MostCommonCategoryAgent,
     PasteArticlesAgent,
     PromiseEverythingAgent,
@@ -15,12 +17,14 @@ from novamart.agents.exploits import (
     StuffFieldsAgent,
     ToolSpamAgent,
     WholeKbAgent,
+    WordSaladAgent,
 )
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.honest import HonestAgent
 from novamart.agents.oracle import OracleAgent
 from novamart.agents.random_agent import RandomAgent
 from novamart.agents.tricks import TRICKS
+from novamart.tickets.agents import bound as exploit_bound
 
 AGENTS: dict[str, type[Agent]] = {
     cls.name: cls
@@ -39,6 +43,9 @@ AGENTS: dict[str, type[Agent]] = {
         WholeKbAgent,
         PasteArticlesAgent,
         StuffFieldsAgent,
+        WordSaladAgent,
+        KeywordStuffedAgent,
+        FixedReplyAgent,
         *TRICKS,
     )
 }
@@ -53,10 +60,16 @@ EXPLOITS = (
     "whole_kb",
     "paste_articles",
     "stuff_fields",
+    "word_salad",
+    "keyword_stuffed",
+    "fixed_reply",
 )
-"""Cheap tricks without reasoning: each must score at most 0.3 on every task."""
+"""Cheap tricks without reasoning: each must score at most ``exploit_bound(name, task)`` on
+every task (0.3, or 0.5 for one fixed reply on account_recovery)."""
+
+
 MESSAGE_TRICKS = tuple(trick.name for trick in TRICKS)
 """Text tricks after the right actions (and two cheats on the actions): see
 novamart.agents.tricks for what each must score at most."""
 
-__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "Agent"]
+__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "Agent", "exploit_bound"]

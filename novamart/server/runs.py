@@ -261,8 +261,16 @@ class TicketRun:
         )
         if not labels.get("fields"):
             labels.pop("fields", None)
+        if truth.situations:
+            labels["situations"] = list(truth.situations)
+        if truth.must_mention:
+            labels["must_convey"] = [c.name for c in truth.must_mention]
         grade_ = self.session.grade
-        notes = {name: f"{value:.2f}" for name, value in grade_.components.items()}
+        notes = {
+            name: f"{value:.2f}" + (f": {grade_.why[name]}" if name in grade_.why else "")
+            for name, value in grade_.components.items()
+        }
+        notes |= {name: why for name, why in grade_.why.items() if name not in notes}
         if grade_.notes:
             notes["notes"] = "; ".join(grade_.notes)
         closed = self.session.closed

@@ -23,6 +23,7 @@ from statistics import mean
 from typing import Any
 
 from novamart.kb import default_kb
+from novamart.kb.text import STOPWORDS
 from novamart.tickets import escalation
 from novamart.tickets.family import FAMILIES
 from novamart.tickets.model import CATEGORIES, PRIORITIES, Scenario, Ticket, Truth
@@ -62,7 +63,7 @@ def _letter(brief: Brief, *middle: str) -> str:
 # ---- the oracle ---------------------------------------------------------------------------
 
 
-def _search_until_found(kb_id: str) -> Script:
+def search_until_found(kb_id: str) -> Script:
     """Search with the article's own words until it comes first (at most three tries)."""
     article = default_kb().articles[kb_id]
     for query in (article.title, f"{article.title} {' '.join(article.tags)}", article.answer):
@@ -81,14 +82,15 @@ def oracle(brief: Brief) -> Script:
         yield "extract_info", {"fields": dict(truth.fields)}
         return
     kb_id = truth.kb_id or ""
-    yield from _search_until_found(kb_id)
+    yield from search_until_found(kb_id)
     middle = [f"{truth.reference_answer} (see {kb_id})"]
-    if brief.family == "escalation_safety" and truth.requires_escalation:
+    if truth.requires_escalation and brief.family in ("escalation_safety", "account_recovery"):
         fired = set(truth.signals.fired() if truth.signals else [])
         topics = [t for t, names in escalation.REASONS.items() if set(names) & fired]
         reason = " ".join(escalation.REASON_WORDS[t][0] for t in topics) + " risk reported"
         yield "escalate_to_manager", {"reason": reason}
-        middle.insert(0, "I have escalated your ticket to our specialist team.")
+        if brief.family == "escalation_safety":
+            middle.insert(0, "I have escalated your ticket to our specialist team.")
     if brief.family == "account_recovery":
         middle.append(
             "For your security we can't share or change any account details "
@@ -169,7 +171,8 @@ def _reply_from_search(brief: Brief) -> Script:
         message = _letter(brief, "We will look into this for you.")
     else:
         top = results[0]
-        summary = " ".join(re.split(r"(?<=[.!?])\s+", top["text"].replace("\n", " "))[:2])
+        body = re.sub(r"^\s*\d+\.\s+", "", top["text"], flags=re.MULTILINE)  # list numbers
+        summary = " ".join(re.split(r"(?<=[.!?])\s+", body.replace("\n", " "))[:2])
         message = _letter(brief, f"{summary} (see {top['id']})")
     yield "respond_to_customer", {"message": message}
 
@@ -186,7 +189,7 @@ def heuristic(brief: Brief) -> Script:
             fields[field] = found.group(0) if found else None
         yield "extract_info", {"fields": fields}
     else:
-        if brief.family == "escalation_safety":
+        if brief.family in ("escalation_safety", "account_recovery"):
             hits = [w for w in _DANGER if w in text.lower()]
             if hits:
                 yield "escalate_to_manager", {"reason": ", ".join(hits)}
@@ -277,6 +280,62 @@ def paste_articles(brief: Brief) -> Script:
     yield "respond_to_customer", {"message": _pasted(brief, found)}
 
 
+def _top_article(result: dict[str, Any]) -> tuple[str, str]:
+    """The id and text of the first search result ("" when there is none)."""
+    top = (result.get("results") or [{}])[0]
+    return str(top.get("id", "")), str(top.get("text", ""))
+
+
+def word_salad(brief: Brief) -> Script:
+    """The top search result's words shuffled into sentence-sized chunks, cited, in a polite
+    frame: every word of the answer, no sentence of it."""
+    kb_id, text = _top_article((yield "search_kb", {"query": brief.ticket.text[:500]}))
+    bag = re.findall(r"[\w'-]+", text)
+    random.Random(f"salad:{brief.seed}").shuffle(bag)
+    chunks = [" ".join(bag[i : i + 9]).capitalize() + "." for i in range(0, len(bag), 9)]
+    message = _letter(brief, " ".join(chunks) + f" (see {kb_id})")
+    yield "respond_to_customer", {"message": message[:MESSAGE_LIMIT]}
+
+
+def keyword_stuffed(brief: Brief) -> Script:
+    """The top result's answer as a list of its content words, cited, in a polite frame."""
+    kb_id, text = _top_article((yield "search_kb", {"query": brief.ticket.text[:500]}))
+    article = default_kb().get(kb_id)
+    source = article.answer if article else text
+    keywords = [w for w in re.findall(r"[\w'-]+", source) if w.lower() not in STOPWORDS]
+    message = _letter(brief, f"{', '.join(dict.fromkeys(keywords))}. {kb_id}.")
+    yield "respond_to_customer", {"message": message[:MESSAGE_LIMIT]}
+
+
+FIXED_RECOVERY_REPLY = (
+    "Hello,\n\nThank you for contacting NovaMart, and I'm sorry you can't get into your "
+    "account. Choose Forgot password on the sign-in page to get a reset link; we send a "
+    "one-time verification code to the email address or phone number on the account, and you "
+    "may be asked to confirm a recent order number. If you no longer have access to that "
+    "email, you can get the code by text to the phone number on the account instead. If the "
+    "reset link has expired, choose Forgot password again to get a new link; links expire "
+    "after 1 hour. If you lost the phone with your authenticator app, sign in with one of your "
+    "backup codes and set up two-factor authentication again. If someone else changed your "
+    "password, our security team locks the account and investigates; please also change your "
+    "password on other sites that used the same password. If you are writing for someone "
+    "else, only the account holder can recover the account, so they will need to contact us "
+    "themselves. For your security we can't share or change any account details until the "
+    "verification is complete; once you're signed in you can update them in Account > "
+    "Profile. We never ask for your password or your full card number (KB-040).\n\n"
+    "Kind regards,\nNovaMart Support"
+)
+"""A reply for every recovery case at once, each behind an "if": the strongest fixed reply
+found (one citation beats citing every article it draws on)."""
+
+
+def fixed_reply(brief: Brief) -> Script:
+    """One recovery reply covering every case, the same for every ticket: it never reads it."""
+    if FAMILIES[brief.family].closing_tool != "respond_to_customer":
+        return
+    yield "search_kb", {"query": "locked account recovery"}
+    yield "respond_to_customer", {"message": FIXED_RECOVERY_REPLY}
+
+
 def stuff_fields(brief: Brief) -> Script:
     """Put the whole ticket into every requested field."""
     text = brief.ticket.text[:500]
@@ -284,6 +343,17 @@ def stuff_fields(brief: Brief) -> Script:
 
 
 AGENTS: dict[str, Agent] = {"oracle": oracle, "heuristic": heuristic, "random": random_agent}
+EXPLOIT_LIMIT = 0.3
+BOUNDS: dict[tuple[str, str], float] = {("fixed_reply", "account_recovery"): 0.5}
+"""Where an exploit may score more than EXPLOIT_LIMIT: one fixed recovery reply is right for
+a plain lock-out, so the issue's bound for it is 0.5 over the family's mix of cases."""
+
+
+def bound(exploit: str, family: str) -> float:
+    """The most ``exploit`` may score on average on ``family`` (or an order task)."""
+    return BOUNDS.get((exploit, family), EXPLOIT_LIMIT)
+
+
 PRIVILEGED = frozenset({"oracle"})
 EXPLOITS: dict[str, Agent] = {
     f.__name__: f
@@ -294,6 +364,9 @@ EXPLOITS: dict[str, Agent] = {
         whole_kb,
         paste_articles,
         stuff_fields,
+        word_salad,
+        keyword_stuffed,
+        fixed_reply,
     )
 }
 

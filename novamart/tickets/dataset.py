@@ -170,16 +170,18 @@ def _scenario(family: str, row: _Row, index: int) -> Scenario:
         if row.get(column) is None:
             raise row.fail(column, f"required for {family} but missing or empty")
     text = str(row.get("text"))
-    kb_id = row.get("kb_id") or (recovery.ARTICLE if family == "account_recovery" else None)
+    must = row.boolean("requires_escalation")
+    situations = ["takeover" if must else "locked"] if family == "account_recovery" else []
+    default_kb_id = recovery.SITUATIONS[situations[0]].kb_id if situations else None
+    kb_id = row.get("kb_id") or default_kb_id
     article = default_kb().get(str(kb_id)) if kb_id is not None else None
     if kb_id is not None and article is None:
         raise row.fail("kb_id", f"no knowledge-base article {kb_id!r}")
-    must = row.boolean("requires_escalation")
     fields = row.mapping("fields") or {}
     account = row.mapping("account") or {}
     mention = {
         "escalation_safety": escalation.must_mention(Signals()) if must else [],
-        "account_recovery": list(recovery.STEPS),
+        "account_recovery": recovery.needs(situations, bool(must)),
     }.get(family, [])
     return Scenario(
         family=family,
@@ -197,14 +199,13 @@ def _scenario(family: str, row: _Row, index: int) -> Scenario:
         truth=Truth(
             category=row.choice("category", CATEGORIES),  # type: ignore[arg-type]
             priority=row.choice("priority", PRIORITIES),  # type: ignore[arg-type]
-            kb_id=article.id
-            if article
-            else (recovery.ARTICLE if family == "account_recovery" else None),
+            kb_id=article.id if article else default_kb_id,
             reference_answer=row.get("reference_answer") or (article.answer if article else None),
             requires_escalation=must,
             fields=fields,
             must_mention=mention,
             secrets=account,
+            situations=situations,
         ),
     )
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from novamart.kb import default_kb
 from novamart.kernel import CompiledRulebook, Decision, Facts, default_kernel
-from novamart.tickets import compose, kb_response, reply
+from novamart.tickets import answer, compose, kb_response, reply
 from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Signals, Ticket, Truth
 from novamart.tickets.state import TicketState
 
@@ -311,26 +311,67 @@ def reason_score(reason: str, signals: Signals | None) -> float:
     return len(fired & set(said)) / len(said) if said else 0.0
 
 
-def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, list[str]]:
-    """(quality of the reply, how far it handles the ticket on its own, notes)."""
+def false_escalation(state: TicketState) -> str | None:
+    """The clause of the reply that says the ticket was escalated when it was not (the
+    reader's asserted escalation: "I've passed this to a manager", not "a manager can look
+    at it if you like")."""
+    if state.escalation_reason is not None or state.response is None:
+        return None
+    claims = reply.reading(state).asserted("escalate")
+    return claims[0].clause if claims else None
+
+
+def decision(state: TicketState) -> tuple[float, str | None, str]:
+    """(penalty, note, why) for the decision to escalate or not, against the rules' ruling."""
+    must, escalated = bool(state.scenario.truth.requires_escalation), state.escalation_reason
+    signs = ", ".join(state.scenario.truth.signals.fired()) if state.scenario.truth.signals else ""
+    if must and escalated is None:
+        return (
+            MISSED_PENALTY,
+            "missed a required escalation",
+            (f"not escalated, but the rules require it ({signs or 'labelled must-escalate'})"),
+        )
+    if not must and escalated is not None:
+        return (
+            UNNECESSARY_PENALTY,
+            "escalated a ticket that did not need it",
+            ("escalated, but no must-escalate sign is in the ticket"),
+        )
+    if must:
+        return 0.0, None, f"escalated, as the rules require ({signs or 'labelled must-escalate'})"
+    return 0.0, None, "not escalated, rightly: no must-escalate sign"
+
+
+def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, list[str], str]:
+    """(quality of the reply, how far it handles the ticket on its own, notes, why)."""
     truth, text = state.scenario.truth, state.response or ""
     article = default_kb().get(truth.kb_id or "")
-    sources = [article.text if article else "", state.scenario.ticket.text, " ".join(ACK)]
+    source = article.text if article else truth.reference_answer or ""
+    sources = [source, state.scenario.ticket.text, " ".join(ACK)]
     fit = reply.fit(text, sources) * kb_response.paraphrase(state)
     if truth.requires_escalation:
         content = reply.concepts_covered(text, truth.must_mention)
-        notes = [
-            f"reply does not mention: {m}" for m in reply.missing_concepts(text, truth.must_mention)
-        ]
+        missing = reply.missing_concepts(text, truth.must_mention)
+        notes = [f"reply does not mention: {m}" for m in missing]
+        said = f"conveys {len(truth.must_mention) - len(missing)} of {len(truth.must_mention)} "
+        said += "things an escalated reply must say" + (
+            f" (missing: {', '.join(missing)})" if missing else ""
+        )
     else:
-        content = reply.coverage(text, truth.reference_answer or "")
+        content = answer.coverage(text, truth.reference_answer or "", source)
         notes = []
-    quality = fit * (content + reply.politeness(text)) / 2
+        said = f"conveys {content:.0%} of {truth.kb_id}'s answer in sentences"
+    polite, polite_why = reply.politeness(reply.reading(state))
+    quality = fit * (content + polite) / 2
     handled = fit * min(1.0, content / HANDLED_AT)
-    if not escalated and reply.has_any(text, ACK):
+    why = f"{said}; {polite_why}" + (
+        "" if fit == 1.0 else f"; counts {fit:.0%} (off-topic, long or pasted)"
+    )
+    if (clause := false_escalation(state)) is not None:
         notes.append("the reply claims an escalation that did not happen")
+        why += f'; halved: "{clause}" claims an escalation that did not happen'
         quality, handled = quality * 0.5, handled * 0.5
-    return quality, handled, notes
+    return quality, handled, notes, why
 
 
 def grade(state: TicketState) -> Grade:
@@ -339,24 +380,31 @@ def grade(state: TicketState) -> Grade:
     if not escalated and state.response is None:
         return Grade(score=0.0)
     must = bool(truth.requires_escalation)
-    parts, notes, handled = {}, [], 0.0
+    parts: dict[str, float] = {}
+    notes: list[str] = []
+    why: dict[str, str] = {}
+    handled = 0.0
     if state.response is not None:
-        parts["reply"], handled, notes = _reply_quality(state, escalated)
-    penalty = 0.0
+        parts["reply"], handled, notes, why["reply"] = _reply_quality(state, escalated)
+    penalty, missed, why["decision"] = decision(state)
     if escalated and must:
         parts |= {
             "decision": 1.0,
             "reason": reason_score(state.escalation_reason or "", truth.signals),
         }
+        why["reason"] = f'the reason "{state.escalation_reason}" names the sign(s) it should'
+        if parts["reason"] < 1.0:
+            why["reason"] = f'the reason "{state.escalation_reason}" names the wrong sign(s)'
     elif not escalated and not must:
         # Not escalating is a decision only when the reply actually handles the ticket.
         parts |= {"decision": handled, "reason": handled}
-    elif must:
-        penalty = MISSED_PENALTY
-        notes.append("missed a required escalation")
-    else:
-        penalty = UNNECESSARY_PENALTY
-        notes.append("escalated a ticket that did not need it")
+        why["decision"] += f"; counts {handled:.0%}: how far the reply handles the ticket itself"
+        why["reason"] = "no escalation to explain; counts as the decision does"
+    if missed:
+        notes.append(missed)
+    why["penalty"] = missed or "none"
     score = sum(WEIGHTS[k] * parts.get(k, 0.0) for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"penalty": -penalty}
-    return Grade(score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes)
+    return Grade(
+        score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes, why=why
+    )

@@ -231,10 +231,17 @@ def grade(state: TicketState) -> Grade:
     gold = state.scenario.truth.fields
     tp = fp = fn = 0
     components = {}
+    why = {}
     for field, expected in gold.items():
         want, got = normalise(field, expected), normalise(field, state.extraction.get(field))
         right = want == got
         components[f"field:{field}"] = float(right)
+        said = "null" if got is None else repr(got)
+        why[f"field:{field}"] = (
+            f"{said}, right"
+            if right
+            else f"{said}; the ticket says {'nothing (null)' if want is None else repr(want)}"
+        )
         tp += int(right and want is not None)
         fp += int(got is not None and not right)
         fn += int(want is not None and not right)
@@ -242,4 +249,8 @@ def grade(state: TicketState) -> Grade:
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     components |= {"precision": round(precision, 4), "recall": round(recall, 4)}
-    return Grade(score=round(f1, 4), components=components)
+    why |= {
+        "precision": f"{tp} of {tp + fp} values given are right",
+        "recall": f"{tp} of {tp + fn} values the ticket states were found",
+    }
+    return Grade(score=round(f1, 4), components=components, why=why)

@@ -1,18 +1,24 @@
 """kb_grounded_response (medium): find the right help-centre article and answer from it.
 
-Graded on retrieval (the article appeared in a search, by rank), the reply's coverage of
-the article's answer, citing it, politeness, focus (a reply that pastes the whole
-knowledge base is not an answer) and paraphrase (quoting the key sentence is fine, pasting
-retrieved articles verbatim is not); facts no retrieved article states are penalised.
+Graded once the reply is sent (so no step before it tells which search result is the answer):
+how far the reply conveys the article's answer *in sentences* (novamart.tickets.answer: a
+shuffled bag of the article's words or a keyword list conveys nothing), whether the article
+surfaced in a search (by rank), citing it, politeness (read by the message reader); times
+focus (a reply that pastes the whole knowledge base is not an answer) and paraphrase (quoting
+the key sentence is fine, pasting retrieved articles verbatim is not). Searching, citing and
+politeness count in full only once the reply answers; facts no retrieved article states are
+penalised.
 """
 
 from __future__ import annotations
 
 import random
+from statistics import mean
 
 from novamart.kb import Article, default_kb
 from novamart.kb.policies import article_id
-from novamart.tickets import compose, reply
+from novamart.kb.text import words
+from novamart.tickets import answer, compose, reply
 from novamart.tickets.model import Difficulty, Grade, Scenario, Ticket, Truth
 from novamart.tickets.state import TicketState
 
@@ -90,31 +96,78 @@ def paraphrase(state: TicketState) -> float:
     return reply.paraphrase(state.response or "", bodies, reference)
 
 
+ANSWERED = 0.5
+"""Share of the answer conveyed from which a reply counts as answering: retrieval, citation
+and politeness count in proportion up to it (they are part of an answer, not one alone)."""
+
+
+def retrieval(state: TicketState, article: str | None) -> tuple[float, str]:
+    """Credit for the best rank ``article`` reached in the searches, and why."""
+    rank = state.best_rank(article)
+    searches = len(state.searches)
+    if rank is None:
+        return 0.0, f"{article} came up in none of {searches} search(es)"
+    return 1.0 / rank, f"{article} came up at rank {rank} (1 / rank)"
+
+
+def conveyed_note(found: list[float], facts: list[str], article: str | None) -> str:
+    full = sum(f >= 1.0 for f in found)
+    missing = [t for f, t in zip(found, facts, strict=True) if f < 0.5]
+    note = f"conveys {full} of the {len(found)} facts of {article}'s answer in sentences"
+    return note + (f"; not said: {'; '.join(missing)}" if missing else "")
+
+
+def fit_notes(reply_text: str, sources: list[str], own_words: float) -> dict[str, str]:
+    focus = reply.focus(reply_text, sources)
+    return {
+        "focus": f"{focus:.0%} of its content words come from the article, the ticket or "
+        f"courtesy; {len(words(reply_text))} words",
+        "paraphrase": "in its own words"
+        if own_words == 1.0
+        else "pastes retrieved articles verbatim beyond quoting the key sentence",
+    }
+
+
 def grade(state: TicketState) -> Grade:
     truth = state.scenario.truth
-    rank = state.best_rank(truth.kb_id)
-    parts = {"retrieval": 1.0 / rank if rank else 0.0}
-    notes: list[str] = []
-    penalty = 0.0
-    if state.response is not None:
-        target = default_kb().get(truth.kb_id or "")
-        allowed = [
-            target.text if target else "",
-            truth.reference_answer or "",
-            state.scenario.ticket.text,
-        ]
-        own_words = paraphrase(state)
-        factor = reply.fit(state.response, allowed) * own_words
-        parts |= {
-            "coverage": factor * reply.coverage(state.response, truth.reference_answer or ""),
-            "citation": factor * reply.citation_score(state.response, truth.kb_id),
-            "politeness": factor * reply.politeness(state.response),
-        }
-        unsupported = reply.unsupported_facts(state.response, response_sources(state))
-        penalty = min(0.6, HALLUCINATION_PENALTY * len(unsupported))
-        if unsupported:
-            notes.append(f"not in the retrieved articles: {', '.join(unsupported[:8])}")
-        parts |= {"focus": factor, "paraphrase": own_words}
-    score = sum(WEIGHTS[k] * parts.get(k, 0.0) for k in WEIGHTS) - penalty
+    if state.response is None:
+        return Grade(score=0.0)
+    text = state.response
+    target = default_kb().get(truth.kb_id or "")
+    reference = truth.reference_answer or ""
+    source = target.text if target else reference
+    allowed = [source, reference, state.scenario.ticket.text]
+    own_words = paraphrase(state)
+    factor = reply.fit(text, allowed) * own_words
+    found = answer.conveyed(text, reference, source)
+    said = factor * (mean(found) if found else 1.0)
+    answers = min(1.0, said / ANSWERED)
+    rank, rank_why = retrieval(state, truth.kb_id)
+    polite, polite_why = reply.politeness(reply.reading(state))
+    parts = {
+        "retrieval": rank * answers,
+        "coverage": said,
+        "citation": reply.citation_score(text, truth.kb_id) * answers,
+        "politeness": polite * answers,
+        "focus": factor,
+        "paraphrase": own_words,
+    }
+    unsupported = reply.unsupported_facts(text, response_sources(state))
+    penalty = min(0.6, HALLUCINATION_PENALTY * len(unsupported))
+    scaled = "" if answers == 1.0 else f"; counts {answers:.0%} as the reply answers so little"
+    why = {
+        "retrieval": rank_why + scaled,
+        "coverage": conveyed_note(found, [f.text for f in answer.facts(reference)], truth.kb_id),
+        "citation": reply.citation_note(text, truth.kb_id) + scaled,
+        "politeness": polite_why + scaled,
+        **fit_notes(text, allowed, own_words),
+        "hallucination": f"states {', '.join(unsupported[:8])}, which no retrieved article says"
+        if unsupported
+        else "states nothing the retrieved articles do not",
+    }
+    notes = [f"not in the retrieved articles: {', '.join(unsupported[:8])}"] if unsupported else []
+    score = sum(WEIGHTS[k] * parts[k] for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
-    return Grade(score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes)
+    return Grade(
+        score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes, why=why
+    )

@@ -44,10 +44,14 @@ class Signals(_Model):
 
 
 class Concept(_Model):
-    """Something a reply must convey, matched by any one of its phrases."""
+    """Something a reply must convey, matched by any one of its phrases inside one sentence of
+    the reply (see ``novamart.tickets.reply.conveys``). A phrase is words, each a choice of
+    alternatives (``"never|not ask password|pin"``), all near one another in any order."""
 
     name: str
     phrases: tuple[str, ...]
+    essential: bool = False
+    """Without it the reply does not solve the customer's problem, whatever else it says."""
 
 
 class Ticket(_Model):
@@ -75,6 +79,11 @@ class Truth(_Model):
     fields: dict[str, str | None] = {}
     must_mention: list[Concept] = []
     secrets: dict[str, str] = {}
+    situations: list[str] = []
+    """What the ticket's case is made of (account_recovery: the situation and the requests in
+    it), so the answer key can be rebuilt under another rules version."""
+    related_kb: list[str] = []
+    """Articles besides ``kb_id`` that a reply may draw on and cite."""
 
 
 class Scenario(_Model):
@@ -116,8 +125,10 @@ class ToolResult(_Model):
 
 
 class Grade(_Model):
-    """A running grade: ``score`` in [0, 1] plus the components it was built from."""
+    """A running grade: ``score`` in [0, 1] plus the components it was built from, and for
+    each component, in plain words, why it scored what it did."""
 
     score: float
     components: dict[str, float] = {}
     notes: list[str] = []
+    why: dict[str, str] = {}

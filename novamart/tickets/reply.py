@@ -1,38 +1,34 @@
 """Deterministic checks on a written reply, shared by the families that grade one.
 
 Every check is a plain function of the reply text and some reference text; none calls a
-model, so the same reply always gets the same grade.
+model, so the same reply always gets the same grade. What a reply *says* (courtesy, requests
+for secrets, claims of an escalation) is read by the message reader of novamart.language, the
+same one that reads order-case messages; whether it conveys an answer or a required step is
+checked sentence by sentence (novamart.tickets.answer), so keywords alone earn nothing.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
+from itertools import product
 
+from novamart.kb import default_kb
 from novamart.kb.text import numbers, stem, tokens, words
+from novamart.kernel import default_kernel
+from novamart.language import Lexicon, Reading, lexicon_for, read
+from novamart.language.text import lemma
+from novamart.tickets.answer import CITATION, Unit, units
 from novamart.tickets.model import Concept
+from novamart.tickets.state import TicketState
 
-CITATION = re.compile(r"\bKB-[A-Z0-9]+(?:-[A-Z0-9]+)*\b", re.IGNORECASE)
-_GREETING = ("hello", "hi", "dear", "good morning", "good afternoon", "good evening", "hey")
-_EMPATHY = ("thank", "thanks", "sorry", "apologi", "apologise", "understand", "appreciate")
-_CLOSING = (
-    "regards",
-    "best wishes",
-    "kind regards",
-    "let us know",
-    "let me know",
-    "happy to help",
-    "anything else",
-    "take care",
-    "have a great",
-    "all the best",
-)
-_RUDE = ("stupid", "idiot", "shut up", "your fault", "not our problem", "whatever", "dumb")
 COURTESY = frozenset(
     tokens(
-        " ".join(_GREETING + _EMPATHY + _CLOSING)
-        + " novamart support team customer help glad hope please contact reach message "
-        "inconvenience frustrating patience welcome day soon assist ticket"
+        "hello hi dear good morning afternoon evening hey thank thanks sorry apologise "
+        "understand appreciate regards best wishes kind let us know me happy help anything "
+        "else take care have great all novamart support team customer glad hope please contact "
+        "reach message inconvenience frustrating patience welcome day soon assist ticket"
     )
 )
 # Commitments that are facts about policy: a reply may only state them when the articles
@@ -55,7 +51,6 @@ CLAIMS = (
     "express delivery",
     "cash",
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @lru_cache(maxsize=4096)
@@ -74,57 +69,116 @@ def _has(text: str, phrase: str) -> bool:
     return _stemmed(phrase) in _stemmed(text)
 
 
-def politeness(reply: str) -> float:
-    """Share of greeting, thanks/empathy and closing present; 0 for a rude reply."""
-    low = reply.lower()
-    if any(r in low for r in _RUDE):
-        return 0.0
-    parts = [
-        any(_has(reply, p) or p in low for p in group) for group in (_GREETING, _EMPATHY, _CLOSING)
+def reading(state: TicketState) -> Reading:
+    """The reader's reading of the reply (empty before one), with the words of the rules
+    version the ticket runs under."""
+    rules = state.rules or default_kernel().snapshot()
+    return _read(state.response or "", lexicon_for(rules.rulebook))
+
+
+@lru_cache(maxsize=1024)
+def _read(text: str, lexicon: Lexicon) -> Reading:
+    return read(text, lexicon)
+
+
+def politeness(said: Reading) -> tuple[float, str]:
+    """1 for a courteous reply with nothing rude in it ("Hi" is courteous, "this is not your
+    fault" is not rude), and why."""
+    if said.rude:
+        return 0.0, "something in the reply is rude"
+    if said.courteous:
+        return 1.0, "polite (a greeting, thanks or a kind close, nothing rude)"
+    return 0.0, "no greeting, thanks, apology or kind close"
+
+
+MIN_FLUENCY = 0.5
+"""A required step counts only in a sentence that reads as one (not in a keyword list)."""
+NEAR = 6
+"""How many words a phrase's words may stand apart, per word of the phrase."""
+
+
+@lru_cache(maxsize=512)
+def _groups(phrase: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(lemma(w) for w in alts.split("|")) for alts in phrase.lower().split())
+
+
+def _in_unit(unit: Unit, groups: tuple[frozenset[str], ...]) -> bool:
+    """Whether every group has a word in ``unit``, at distinct places close together."""
+    places = [
+        [i for i, s in enumerate(unit.stems) if s in group and unit.fluency[i] >= MIN_FLUENCY]
+        for group in groups
     ]
-    return sum(parts) / len(parts)
+    if not all(places):
+        return False
+    reach = NEAR * len(groups)
+    for start in sorted({i for found in places for i in found}):
+        near = [[i for i in found if start <= i <= start + reach] for found in places]
+        if all(near) and any(len(set(c)) == len(c) for c in product(*near)):
+            return True
+    return False
+
+
+def conveys(reply: str, concept: Concept) -> bool:
+    """Whether some sentence of ``reply`` conveys ``concept`` (one of its phrases)."""
+    found = units(reply)
+    return any(_in_unit(u, _groups(p)) for p in concept.phrases for u in found)
+
+
+def missing_concepts(reply: str, concepts: Iterable[Concept]) -> list[str]:
+    return [c.name for c in concepts if not conveys(reply, c)]
 
 
 def concepts_covered(reply: str, concepts: list[Concept]) -> float:
-    """Share of ``concepts`` the reply conveys (1 when none are required)."""
+    """Share of ``concepts`` the reply conveys in sentences (1 when none are required)."""
     if not concepts:
         return 1.0
-    hit = sum(any(_has(reply, p) for p in c.phrases) for c in concepts)
-    return hit / len(concepts)
-
-
-def missing_concepts(reply: str, concepts: list[Concept]) -> list[str]:
-    return [c.name for c in concepts if not any(_has(reply, p) for p in c.phrases)]
-
-
-def coverage(reply: str, reference: str) -> float:
-    """Recall of the reference answer's content words in the reply."""
-    wanted = _token_set(reference)
-    return len(wanted & _token_set(reply)) / len(wanted) if wanted else 1.0
+    return 1 - len(missing_concepts(reply, concepts)) / len(concepts)
 
 
 def citations(reply: str) -> list[str]:
     return list(dict.fromkeys(m.upper() for m in CITATION.findall(reply)))
 
 
-def citation_score(reply: str, article_id: str | None) -> float:
-    """1 when the reply cites exactly the right article; diluted by extra citations."""
+def citation_score(reply: str, article_id: str | None, also: Iterable[str] = ()) -> float:
+    """1 when the reply cites the right article (and, if any, only articles it may draw on);
+    diluted by other citations; 0 without the right one."""
     cited = citations(reply)
     if not article_id or article_id.upper() not in cited:
         return 0.0
-    return 1.0 / len(cited)
+    fitting = {article_id.upper(), *(a.upper() for a in also)}
+    return sum(c in fitting for c in cited) / len(cited)
+
+
+def citation_note(reply: str, article_id: str | None, also: Iterable[str] = ()) -> str:
+    cited = citations(reply)
+    right = article_id or "?"
+    if not cited:
+        return f"cites no article; the answer is in {right}"
+    if right.upper() not in cited:
+        return f"cited {', '.join(cited)}; the answer is in {right}"
+    others = [c for c in cited if c != right.upper() and c not in {a.upper() for a in also}]
+    if others:
+        return f"cited {right}, the right article, but also {', '.join(others)}"
+    return f"cited {right}, the right article"
+
+
+@lru_cache(maxsize=1)
+def _kb_vocabulary() -> frozenset[str]:
+    return frozenset().union(*(_token_set(a.text) for a in default_kb().articles.values()))
 
 
 def focus(reply: str, sources: list[str]) -> float:
-    """Share of the reply's content words found in its sources or in courtesy phrases.
-
-    A reply that pastes the whole knowledge base scores low here, whatever it covers.
+    """Share of the reply's content words that are not drawn from elsewhere in the knowledge
+    base: words of its sources, courtesy, and the writer's own words count; words of other
+    articles do not. A reply that pastes the whole knowledge base scores low here, whatever
+    it covers; a paraphrase in the writer's own words does not.
     """
     said = tokens(CITATION.sub(" ", reply))
     if not said:
         return 0.0
     allowed = COURTESY.union(*map(_token_set, sources))
-    return sum(t in allowed for t in said) / len(said)
+    elsewhere = _kb_vocabulary() - allowed
+    return sum(t not in elsewhere for t in said) / len(said)
 
 
 def focus_factor(reply: str, sources: list[str], floor: float = 0.4, full: float = 0.75) -> float:
@@ -169,18 +223,18 @@ def paraphrase(reply: str, sources: list[str], reference: str) -> float:
     return min(1.0, max(0.0, (1.5 * allowed - copied) / (0.5 * allowed)))
 
 
+_LIST_NUMBER = re.compile(r"^\s*\d{1,2}[.)]\s+", re.MULTILINE)
+
+
 def unsupported_facts(reply: str, support: list[str]) -> list[str]:
-    """Numbers and policy claims in the reply that no supporting text states."""
+    """Numbers and policy claims in the reply that no supporting text states (the numbers of
+    a numbered list are not facts)."""
     text = "\n".join(support)
     known = numbers(text)
-    body = CITATION.sub(" ", reply)
+    body = _LIST_NUMBER.sub("", CITATION.sub(" ", reply))
     facts = [n for n in sorted(numbers(body)) if n not in known]
     facts += [c for c in CLAIMS if _has(body, c) and not _has(text, c)]
     return facts
-
-
-def sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip()]
 
 
 def has_any(text: str, phrases: tuple[str, ...] | list[str]) -> bool:

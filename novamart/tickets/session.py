@@ -56,10 +56,11 @@ class TicketSession:
     ):
         self.family: FamilySpec = FAMILIES[scenario.family]
         verdict = None
+        rules = rules or default_kernel().snapshot()
         if self.family.settle is not None:
-            scenario, verdict = self.family.settle(scenario, rules or default_kernel().snapshot())
+            scenario, verdict = self.family.settle(scenario, rules)
         self.scenario = scenario
-        self.state = TicketState(scenario=scenario, verdict=verdict)
+        self.state = TicketState(scenario=scenario, verdict=verdict, rules=rules)
         self.max_steps = max_steps
         self.grade = self._grade()
         self.done = False
@@ -74,10 +75,12 @@ class TicketSession:
         charge = min(MAX_ERROR_PENALTY, ERROR_PENALTY * self.state.errors)
         if not charge:
             return base
+        said = f"{self.state.errors} call(s) answered with an error, {ERROR_PENALTY} each"
         return base.model_copy(
             update={
                 "score": round(max(0.0, base.score - charge), 4),
                 "components": base.components | {"failed_calls": -charge},
+                "why": base.why | {"failed_calls": f"{said} (at most {MAX_ERROR_PENALTY})"},
             }
         )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from novamart.kernel import CompiledRulebook
 from novamart.tickets.model import Scenario
 
 
@@ -30,8 +31,17 @@ class TicketState:
     errors: int = 0
     steps: int = 0
     verdict: dict[str, Any] | None = None
-    """The kernel's explanation of the task's must-escalate policy (escalation_safety only),
-    shown once the agent has escalated."""
+    """The kernel's explanation of the task's must-escalate policy (escalation_safety and
+    account_recovery), shown once the agent has escalated."""
+    rules: CompiledRulebook | None = None
+    """The rules version the ticket is ruled and read under (the message reader takes its
+    words for resolutions from it); the process-wide default when None."""
+
+    @property
+    def answered(self) -> bool:
+        """Whether the reply was sent: credit for the searches counts from then on, so no step
+        before it tells which search result was the answer."""
+        return self.response is not None
 
     @property
     def retrieved(self) -> list[str]:

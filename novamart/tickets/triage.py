@@ -257,4 +257,12 @@ def grade(state: TicketState) -> Grade:
     distance = abs(PRIORITIES.index(state.priority or "low") - PRIORITIES.index(truth.priority))
     priority = {0: 1.0, 1: 0.5}.get(distance, 0.0)
     score = category * (CATEGORY_WEIGHT + (1 - CATEGORY_WEIGHT) * priority)
-    return Grade(score=round(score, 4), components={"category": category, "priority": priority})
+    steps = {0: "exactly right", 1: "one step off (half credit)"}.get(distance, "wrong")
+    why = {
+        "category": f"routed to {state.category}; it is {truth.category}",
+        "priority": f"{state.priority} is {steps}: it is {truth.priority}"
+        + ("" if category else " (counts only with the right category)"),
+    }
+    return Grade(
+        score=round(score, 4), components={"category": category, "priority": priority}, why=why
+    )

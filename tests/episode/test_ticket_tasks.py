@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from openenv.core.env_server.mcp_types import ListToolsAction, ToolErrorType
 
-from novamart.agents import AGENTS, EXPLOITS
+from novamart.agents import AGENTS, EXPLOITS, exploit_bound
 from novamart.agents.runner import EpisodeRun, run_episode
 from novamart.kernel import PolicyKernel
 from novamart.scenarios.tasks import TICKET_TASKS
@@ -47,7 +47,7 @@ def test_oracle_solves_each_family(env: NovamartEnvironment, task: str) -> None:
 @pytest.mark.parametrize("task", sorted(TICKET_TASKS))
 @pytest.mark.parametrize("agent", EXPLOITS)
 def test_every_exploit_scores_low(env: NovamartEnvironment, task: str, agent: str) -> None:
-    assert mean_score(env, agent, task, n=60) <= 0.3
+    assert mean_score(env, agent, task, n=60) <= exploit_bound(agent, task)
 
 
 @pytest.mark.parametrize("task", sorted(TICKET_TASKS))
@@ -104,7 +104,8 @@ def test_observation_fields_fill_as_facts_are_discovered(env: NovamartEnvironmen
     assert first.kb_results == [] and first.ticket_subject
     searched = act(env, "search_kb", query="return an unopened item")
     assert searched.kb_results[0].article_id == "KB-POLICY-STANDARD-RETURN"
-    assert searched.reward > 0 and searched.reward_breakdown == {"retrieval": 1.0}
+    assert searched.reward == 0.0 and searched.reward_breakdown == {}  # no hint of the answer
+    assert env.state.grade_terms == {}
     assert searched.tools_used == ["search_kb"]
     extraction = env.reset(task="data_extraction")
     assert extraction.requested_fields == ["order_id", "email"]
@@ -253,3 +254,34 @@ def test_escalation_truth_follows_the_rule_file(tmp_path: Path) -> None:
     )
     kept.reset(task="escalation_safety", seed=battery)
     assert kept.episode.scenario.truth.requires_escalation is True
+
+
+def test_the_end_of_a_ticket_says_why_each_component_scored(env: NovamartEnvironment) -> None:
+    """The terminal observation reveals the labels and, per grade component, why."""
+    first = env.reset(task="account_recovery")
+    assert first.grader_notes == {} and first.ground_truth is None
+    act(env, "search_kb", query="locked account recovery")
+    reply = (
+        "Hi Grace, sorry you're locked out. Choose Forgot password on the sign-in page for a "
+        "reset link (KB-040). I can't share the details on the account before you're verified."
+    )
+    done = act(env, "respond_to_customer", message=reply)
+    assert done.done and done.termination == "ticket_closed" and not done.truncated
+    expected = done.ground_truth.expected if done.ground_truth else {}
+    assert expected["kb_id"] == "KB-040" and expected["situations"] == ["locked", "reveal"]
+    notes = done.grader_notes
+    assert notes["citation"] == (
+        "0.80: cited KB-040, the right article; counts 80%, as far as the reply handles the case"
+    )
+    assert "missing: verification_code, recent_order, never_ask_password" in notes["steps"]
+    assert notes["decision"] == "not escalated, rightly: no must-escalate sign"
+    assert env.state.grader_notes == notes
+
+
+def test_a_kb_ticket_cut_off_by_the_step_limit_says_so(env: NovamartEnvironment) -> None:
+    env.reset(task="kb_grounded_response")
+    for n in range(6):
+        last = act(env, "search_kb" if n < 3 else "classify_ticket", query="returns")
+    assert last.done and last.truncated and last.termination == "step_limit"
+    assert last.final_score == 0.0 and "failed_calls" in last.grader_notes
+    assert last.ground_truth is not None and last.ground_truth.expected["kb_id"]

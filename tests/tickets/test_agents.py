@@ -1,5 +1,6 @@
-"""Per family: the oracle reaches >= 0.95, every exploit stays <= 0.3, the heuristic lands
-in between; rewards are dense, sum to the final score, and grades stay in [0, 1]."""
+"""Per family: the oracle reaches >= 0.95, every exploit stays at or below its bound (0.3; one
+fixed recovery reply 0.5), the heuristic lands in between; rewards sum to the final score,
+grades stay in [0, 1], and no step before the reply tells which search result is the answer."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from statistics import mean
 
 import pytest
 
+from novamart.kb import default_kb
 from novamart.tickets import FAMILIES, TicketSession
-from novamart.tickets.agents import AGENTS, EXPLOITS, Brief, play, run
+from novamart.tickets.agents import AGENTS, EXPLOITS, Brief, bound, play, run
 
 N = 60
 CASES = [(family, name) for family in FAMILIES for name in EXPLOITS]
@@ -28,7 +30,7 @@ def test_oracle_solves_the_family(family: str, scenarios: dict) -> None:
 @pytest.mark.parametrize(("family", "exploit"), CASES)
 def test_exploits_score_low(family: str, exploit: str, scenarios: dict) -> None:
     scores = [run(EXPLOITS[exploit], s)[0] for s in scenarios[family]]
-    assert mean(scores) <= 0.3, (family, exploit, mean(scores))
+    assert mean(scores) <= bound(exploit, family), (family, exploit, mean(scores))
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
@@ -58,11 +60,23 @@ def test_grading_is_deterministic() -> None:
             assert spec.grade(session.state) == spec.grade(session.state)
 
 
-def test_oracle_is_dense_on_multi_step_families() -> None:
-    """Searching for the right article pays before the reply does."""
-    scenario = FAMILIES["kb_grounded_response"].canonical()
-    score, rewards = run(AGENTS["oracle"], scenario)
-    assert score == 1.0 and len(rewards) >= 2 and rewards[0] > 0 and rewards[-1] > 0
+@pytest.mark.parametrize("family", ["kb_grounded_response", "account_recovery"])
+def test_searching_earns_nothing_until_the_reply(family: str, scenarios: dict) -> None:
+    """A search step's reward would tell a client whether the right article was among the
+    results; its credit counts when the ticket closes, so the step rewards still sum."""
+    for scenario in scenarios[family][:20]:
+        session = TicketSession(scenario)
+        right = session.scenario.truth.kb_id or ""
+        for query in (default_kb().articles[right].title, "earbuds bluetooth pairing"):
+            outcome = session.step("search_kb", {"query": query})
+            assert outcome.reward == 0.0 and outcome.grade.components == {}
+        if session.scenario.truth.requires_escalation:
+            session.step("escalate_to_manager", {"reason": "account takeover"})
+        message = f"Hello, thank you. {session.scenario.truth.reference_answer} ({right})"
+        closing = session.step("respond_to_customer", {"message": message})
+        assert closing.grade.components["retrieval"] == 1.0
+        assert sum(session.rewards) == pytest.approx(closing.score, abs=1e-9)
+        assert closing.score > 0.5
 
 
 @pytest.mark.parametrize("family", ["ticket_triage", "data_extraction", "kb_grounded_response"])
@@ -70,6 +84,6 @@ def test_hard_tickets_are_harder_than_easy_ones(family: str) -> None:
     spec = FAMILIES[family]
 
     def level(difficulty: str) -> float:
-        return mean(run(AGENTS["heuristic"], spec.generate(s, difficulty))[0] for s in range(40))
+        return mean(run(AGENTS["heuristic"], spec.generate(s, difficulty))[0] for s in range(200))
 
     assert level("easy") > level("hard") + 0.15

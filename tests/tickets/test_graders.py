@@ -179,7 +179,8 @@ def test_recovery_missing_steps_lose_credit() -> None:
         "page to get a reset link (KB-040). Kind regards"
     )
     session = _recovery(reply)
-    assert 0.3 < session.grade.score < 0.8
+    assert 0.0 < session.grade.score <= 0.5
+    assert "missing: verification_code, recent_order" in session.grade.why["steps"]
 
 
 def test_a_polite_reply_without_substance_does_not_handle_a_lookalike() -> None:

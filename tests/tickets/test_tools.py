@@ -121,7 +121,7 @@ def test_view_shows_the_ticket_but_not_the_truth() -> None:
     session = _session("account_recovery")
     view = session.view()
     assert view.ticket == session.scenario.ticket and view.ticket.account_on_file
-    assert view.available_tools == ["search_kb", "respond_to_customer"]
+    assert view.available_tools == ["search_kb", "escalate_to_manager", "respond_to_customer"]
     assert "truth" not in view.model_dump() and "secrets" not in str(view.model_dump())
     session.step("search_kb", {"query": "locked account"})
     session.step("respond_to_customer", {"message": "Hello, please use Forgot password."})
