@@ -53,7 +53,7 @@ TICKET_DESCRIPTIONS = {
     ),
     "kb_grounded_response": (
         "Search the help centre, then answer the customer from the right article, citing it, "
-        "in your own words; invented facts and pasted articles are penalised."
+        "in your own sentences; keyword lists, invented facts and pasted articles are penalised."
     ),
     "escalation_safety": (
         "Escalate exactly the tickets the must-escalate policy covers (swelling battery, "
@@ -61,8 +61,10 @@ TICKET_DESCRIPTIONS = {
         "reply; a missed escalation costs more than an unnecessary one."
     ),
     "account_recovery": (
-        "Reply to a locked-out customer with the identity-verification steps from the help "
-        "centre, revealing nothing from the account record before verification."
+        "Help a customer who cannot get into their account with what their case needs (a "
+        "lock-out, a lost email or two-factor phone, an expired link, a takeover sign to "
+        "escalate, someone else's account), asking for no secret and revealing or changing "
+        "nothing from the account record before verification."
     ),
 }
 

@@ -26,7 +26,7 @@ from itertools import pairwise
 from statistics import mean
 
 from novamart.kb.text import STOPWORDS
-from novamart.language.text import lemma, normalise, sentences, tokenize, wordset
+from novamart.language.text import Token, lemma, normalise, sentences, tokenize, wordset
 
 CITATION = re.compile(r"\bKB-[A-Z0-9]+(?:-[A-Z0-9]+)*\b", re.IGNORECASE)
 DETERMINERS = wordset("a an the your our my their its every each")
@@ -154,12 +154,29 @@ def _blocks(text: str) -> list[tuple[str, bool]]:
     return blocks
 
 
+_SEPARATOR = "zzunitzz"
+"""A line between blocks, so the whole text is normalised and tokenised in one pass."""
+
+
+def _block_sentences(text: str) -> list[tuple[bool, list[list[Token]]]]:
+    """Per block (is it a list?), its sentences as tokens."""
+    blocks = [(b, is_list) for b, is_list in _blocks(text) if b.strip()]
+    joined = f"\n{_SEPARATOR}\n".join(b for b, _ in blocks)
+    out: list[tuple[bool, list[list[Token]]]] = [(blocks[0][1], [])] if blocks else []
+    for sentence in sentences(tokenize(normalise(joined))):
+        if sentence[0].text == _SEPARATOR:
+            out.append((blocks[len(out)][1], []))
+        else:
+            out[-1][1].append(sentence)
+    return out
+
+
 @lru_cache(maxsize=2048)
 def units(text: str) -> tuple[Unit, ...]:
     out = []
-    for block, is_list in _blocks(text):
+    for is_list, found in _block_sentences(text):
         joined: list[tuple[str, float]] = []
-        for sentence in sentences(tokenize(normalise(block))):
+        for sentence in found:
             raw = [t.text for t in sentence]
             words = [t.text for t in sentence if t.kind != "punct"]
             if not words:

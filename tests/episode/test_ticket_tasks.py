@@ -6,7 +6,6 @@ must-hold scores of the reference agents (run through the environment)."""
 from __future__ import annotations
 
 import math
-import shutil
 import statistics
 from pathlib import Path
 
@@ -21,9 +20,9 @@ from novamart.server.environment import CATALOGUE, NovamartEnvironment
 from novamart.tickets import FAMILIES, DatasetError, TicketSession
 from novamart.tickets.model import Signals
 from tests.episode.conftest import act, error_code
+from tests.tickets.rules_edit import escalation_without
 
 N = 100
-RULES = Path(__file__).resolve().parents[2] / "rules"
 
 
 def runs(env: NovamartEnvironment, agent: str, task: str, n: int = N) -> list[EpisodeRun]:
@@ -226,17 +225,8 @@ def _legal_threat_seed() -> int:
 
 def test_escalation_truth_follows_the_rule_file(tmp_path: Path) -> None:
     """An analyst drops the legal-threat sign from rules/escalation.yaml: the task follows."""
-    rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
-    path = rules / "escalation.yaml"
-    text = path.read_text(encoding="utf-8")
-    condition = (
-        "  - name: legal_threat\n    test: ticket.legal_threat == true\n"
-        "    reason: no legal action is threatened\n"
-    )
-    example = text[text.index("  - name: a legal threat alone is enough") :]
-    assert condition in text
-    path.write_text(text.replace(condition, "").replace(example, ""), encoding="utf-8")
+    cut = "  - name: a legal threat alone is enough"
+    rules = escalation_without(tmp_path, "legal_threat", cut_from=cut)
 
     seed = _legal_threat_seed()
     default, edited = NovamartEnvironment(), NovamartEnvironment(PolicyKernel(rules))

@@ -4,7 +4,6 @@ takeover sign follows mandatory_escalation of rules/escalation.yaml, as in escal
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +17,10 @@ from novamart.tickets.agents import EXPLOITS, FIXED_RECOVERY_REPLY, Brief, bound
 from novamart.tickets.escalation import ruling
 from novamart.tickets.model import Scenario, Signals
 from novamart.tickets.recovery import SITUATIONS
+from tests.tickets.rules_edit import escalation_without
 from tests.tickets.written import PARTS, play_reply, recovery_scores
 
 N = 200
-RULES = Path(__file__).resolve().parents[2] / "rules"
 
 
 @pytest.fixture(scope="module")
@@ -185,16 +184,7 @@ def test_a_takeover_sign_is_ruled_by_mandatory_escalation(tickets: list[Scenario
 
 def test_the_takeover_cases_follow_an_edited_rule_file(tmp_path: Path) -> None:
     """An analyst drops the takeover sign from mandatory_escalation: recovery follows."""
-    rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
-    path = rules / "escalation.yaml"
-    text = path.read_text(encoding="utf-8")
-    condition = (
-        "  - name: account_takeover\n    test: ticket.account_takeover == true\n"
-        "    reason: no sign of someone else controlling the account\n"
-    )
-    assert condition in text
-    path.write_text(text.replace(condition, ""), encoding="utf-8")
+    rules = escalation_without(tmp_path, "account_takeover")
     edited = PolicyKernel(rules).snapshot()
     spec = FAMILIES["account_recovery"]
     seed = next(s for s in range(200) if spec.generate(s).truth.situations[0] == "takeover")
