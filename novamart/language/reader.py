@@ -232,6 +232,13 @@ class _Read:
     clause: Clause
     mentions: list[Mention]
     modality: Modality
+    _spans: list[tuple[int, str]] | None = None
+
+    @property
+    def spans(self) -> list[tuple[int, str]]:
+        if self._spans is None:
+            self._spans = _spans(self.clause)
+        return self._spans
 
 
 def read(text: str, lexicon: Lexicon) -> Reading:
@@ -350,6 +357,8 @@ def _find(
 
 def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
     tokens, lemmas, vocabulary = clause.tokens, clause.lemmas, clause.vocabulary
+    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(("number", "money")):
+        return []  # nothing here the lexicon could name
     taken = [t.kind == "punct" for t in tokens]
     if vocabulary & lexicon.neutral.keys():
         for _ in _find(lemmas, lexicon.neutral, taken):
@@ -378,7 +387,7 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
             claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
             plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
             mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
-    kinds = {t.kind for t in tokens}
+    kinds = clause.kinds
     if "number" in kinds or vocabulary & WINDOW_WORDS:
         mentions += _quantities(clause, lexicon, taken)
     if vocabulary & lexicon.choice_values:
@@ -813,11 +822,18 @@ def _predicate(clause: Clause) -> bool:
     return False
 
 
+AS_SOON_AS = ("as", "soon", "as")
+REQUIRE_FIRSTS = REQUIRE_PHRASES.firsts
+SPAN_CUES = TEMPORAL | REQUIRE | REQUIRE_PHRASES.firsts | {"you", "whether", "if", "as"}
+
+
 def _spans(clause: Clause) -> list[tuple[int, str]]:
     """Where the clause stops making claims of its own: after a wish verb of the customer
     ("you were hoping to get ..."), inside a temporal subordinate ("once the refund ..."),
     after a requirement ("a standard return needs the item to be unopened")."""
-    spans = []
+    spans: list[tuple[int, str]] = []
+    if clause.vocabulary.isdisjoint(SPAN_CUES):
+        return spans
     lemmas = clause.lemmas
     for i, lemma_ in enumerate(lemmas):
         inverted = i > 0 and lemmas[i - 1] in QUESTION_STARTS  # "would you like ...?"
@@ -828,9 +844,11 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
                 if lemmas[j] not in ("be", "have", "would", "do", "still", "really", "originally"):
                     break
-        if lemma_ in TEMPORAL or _starts_at(lemmas, i, ("as", "soon", "as")):
+        if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
             spans.append((i, "temporal"))
-        if lemma_ in REQUIRE or REQUIRE_PHRASES.at(lemmas, i):
+        if lemma_ in REQUIRE or (
+            lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
+        ):
             spans.append((i, "requirement"))
         if clause.words[i] in ("whether", "if") and i and lemmas[i - 1] in EMBEDDED:
             spans.append((i, "question"))  # "I'm checking whether it qualifies for a refund"
@@ -864,9 +882,8 @@ def _stance(modality: Modality, negations: int) -> Stance | None:
 
 def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
     claims = []
-    spans = _spans(item.clause)
     for m in item.mentions:
-        span = _span_of(item.clause, spans, m.start)
+        span = _span_of(item.clause, item.spans, m.start)
         if m.resolution is None or span in ("wish", "temporal", "question"):
             continue
         if m.topic and not any(w.startswith(DECISION_VERBS) for w in item.clause.lemmas):
@@ -906,9 +923,8 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
         modality = "stated"  # a fact may be stated tersely: "45 days since purchase"
     if modality == "will" and "will" in item.clause.words:
         return []  # "I'll verify the defect": an intention, not a fact of the case
-    spans = _spans(item.clause)
     for m in item.mentions:
-        if m.fact is None or m.plural or _span_of(item.clause, spans, m.start) is not None:
+        if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue
         if modality in NO_CLAIM:
             continue
