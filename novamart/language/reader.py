@@ -105,7 +105,7 @@ DONE_WORDS = wordset(
     "authorized finalised finalized confirmed exchanged replaced sent paid done complete "
     "finished placed booked posted returned loaded deposited created passed handed organised "
     "organized shipped dispatched logged raised topped referred reversed restored activated "
-    "requested declined denied rejected refused already"
+    "declined denied rejected refused already"
 )
 RESOLVING = wordset(
     "added issued applied credited processed refunded arranged loaded topped reimbursed "
@@ -278,6 +278,9 @@ def _read_clause(clause: Clause, lexicon: Lexicon, conditional: bool, before: li
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
+    offered_before = previous and previous.modality in ("can", "offer")
+    if offered_before and clause.link == ":" and clause.vocabulary.isdisjoint(SUBJECTS):
+        modality = "can"  # "You can choose: a full refund of $649.00, or a replacement"
     if clause.introduced and modality == "none":
         modality = _introduction(before)  # "you can choose between: - an exchange - a refund"
     current = _Read(clause, mentions, modality)
@@ -733,9 +736,10 @@ def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Mod
     if _hypothetical(lemmas, words):
         return "hypothetical"
     done = _done(lemmas, words)
+    habitual = bool(clause.vocabulary & HABITUAL)  # "are always passed to a manager"
     if (
         not clause.vocabulary & CUSTOMER
-        and not done
+        and (not done or habitual)
         and (
             any(m.plural for m in mentions)
             or clause.vocabulary & GENERIC_NOUNS
