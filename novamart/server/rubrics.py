@@ -58,12 +58,21 @@ class TermChange(Rubric):
 
     def forward(self, action: Any, observation: Any) -> float:
         now = self._now()
-        change, self._before = now - self._before, now
+        change = now - self._before
+        object.__setattr__(self, "_before", now)  # not a child: skip Rubric's registration
         return change
 
+    def score(self, action: Any, observation: Any) -> None:
+        """Score this step: through the hooks when someone registered one, else directly
+        (a step scores every leaf; the hook machinery costs more than the subtraction)."""
+        if self._forward_hooks or self._forward_pre_hooks:
+            self(action, observation)
+        else:
+            object.__setattr__(self, "last_score", self.forward(action, observation))
+
     def reset(self) -> None:
-        self._before = self._now()
-        self.last_score = None
+        object.__setattr__(self, "_before", self._now())
+        object.__setattr__(self, "last_score", None)
 
 
 class GradeChange(Rubric):
@@ -76,22 +85,24 @@ class GradeChange(Rubric):
         for name in names:
             self._rubric_children[name] = TermChange(name, bound)
 
-    def _leaves(self) -> dict[str, Rubric]:
+    def _leaves(self) -> dict[str, TermChange]:
+        children = self._rubric_children
         for name in self._bound.terms:
-            if name not in self._rubric_children:
-                self._rubric_children[name] = TermChange(name, self._bound)
-        return self._rubric_children
+            if name not in children:
+                children[name] = TermChange(name, self._bound)
+        return children
 
     def forward(self, action: Any, observation: Any) -> float:
         for leaf in self._leaves().values():
-            leaf(action, observation)
+            leaf.score(action, observation)
         now = self._bound.score
-        change, self._before = now - self._before, now
+        change = now - self._before
+        object.__setattr__(self, "_before", now)
         return change
 
     def reset(self) -> None:
-        self._before = self._bound.score
-        self.last_score = None
+        object.__setattr__(self, "_before", self._bound.score)
+        object.__setattr__(self, "last_score", None)
         for leaf in self._leaves().values():
             leaf.reset()
 
