@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import uuid4
 
 from fastmcp import FastMCP
@@ -59,12 +59,14 @@ from novamart.kernel import PolicyKernel, default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.scenarios import get_task
 from novamart.scenarios.tasks import DEFAULT_TASK
-from novamart.server.rubrics import NovamartRubric
 from novamart.server.runs import Hidden, Run, start_run
 from novamart.server.task_api import TaskCatalog, get_split
 from novamart.tickets.tools import TOOLS as TICKET_TOOLS
 from novamart.tools.base import Result, fail
 from novamart.tools.registry import TOOLS
+
+if TYPE_CHECKING:
+    from novamart.server.rubrics import NovamartRubric
 
 FRAMEWORK_ERRORS = {
     "unknown_tool": ToolErrorType.TOOL_NOT_FOUND,
@@ -163,6 +165,10 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             )
         server.add_transform(_TaskTools(self._tool_names))
         super().__init__(server)
+        # OpenEnv's rubric package imports openai (~1.3 s): not before the first environment,
+        # so a server answers /health without it
+        from novamart.server.rubrics import NovamartRubric
+
         self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
         self._run: Run | None = None
