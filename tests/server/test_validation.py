@@ -9,6 +9,7 @@ import httpx
 import pytest
 import yaml
 from openenv.core.env_server.mcp_types import CallToolAction
+from openenv.discovery.metadata import DiscoveryDeclaration
 from openenv.validation.graders import Subject
 from openenv.validation.graders.runtime.basic import (
     ObservationSchemaGrader,
@@ -130,3 +131,23 @@ def test_the_task_routes_agree_with_the_manifest(server: RunningServer) -> None:
     assert outside.status_code == 400
     unknown = httpx.post(f"{base}/num_tasks", json={"split": "holdout"})
     assert unknown.status_code == 422 and "canonical" in unknown.json()["detail"]
+
+
+def test_discovery_json_is_what_openenvs_catalog_reads_and_true() -> None:
+    text = (REPO_ROOT / "discovery.json").read_text(encoding="utf-8")
+    declared = DiscoveryDeclaration.model_validate(json.loads(text))
+    assert declared.agent_tools is not None
+    assert declared.agent_tools.names == list(CATALOGUE)
+    assert (REPO_ROOT / declared.agent_tools.source).is_file()
+    assert 2 <= len(declared.representative_queries) <= 5
+    assert set(_manifest()["validation"]["types"]["tags"]) <= set(declared.tags)
+
+
+def test_metadata_and_schema_describe_novamart(server: RunningServer) -> None:
+    metadata = httpx.get(f"{server.url}/metadata").json()
+    assert metadata["readme_content"] == (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert metadata["author"] and metadata["documentation_url"].startswith("https://")
+    schema = httpx.get(f"{server.url}/schema").json()
+    assert {"grade", "grade_terms", "task", "final_score"} <= set(schema["state"]["properties"])
+    state = httpx.get(f"{server.url}/state").json()
+    assert set(state) >= {"grade", "grade_terms", "task"}  # the full NovamartState
