@@ -11,11 +11,13 @@ from openenv.core.mcp_client import MCPToolClient
 
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.runner import run_episode
-from novamart.client import NovamartAction, NovamartEnv
+from novamart.client import NovamartAction, NovamartEnv, NovamartServerError
+from novamart.evaluation.sessions import RemoteSession
 from novamart.models import NovamartObservation
 from novamart.scenarios.tasks import TASKS
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer
+from novamart.server.task_api import SPLITS
 
 TASK, SEED = "defect_resolution", 21
 
@@ -153,3 +155,33 @@ def test_mcp_endpoint_lists_and_calls_tools(server: RunningServer) -> None:
     listed = rpc("tools/list", {"session_id": session}, 4)["result"]["tools"]
     assert [tool["name"] for tool in listed] == list(TASKS["easy_refund"].tools)
     assert rpc("openenv/session/close", {"session_id": session}, 5)["result"]["closed"] is True
+
+
+def test_the_evaluation_remote_session_offers_the_task_tools(server: RunningServer) -> None:
+    """inference.py / novamart eval --env-url list tools through the client's HTTP /mcp."""
+    session = RemoteSession(server.url)
+    try:
+        for task in ("defect_resolution", "escalation_safety"):
+            session.reset(task, 3)
+            assert [tool.name for tool in session.tools()] == list(TASKS[task].tools)
+    finally:
+        session.close()
+
+
+def test_a_task_api_entry_plays_over_the_wire(server: RunningServer) -> None:
+    entry = SPLITS["test"].entry(13)
+
+    async def both() -> tuple[NovamartObservation, int | None, NovamartObservation, str]:
+        async with NovamartEnv(base_url=server.url) as env:
+            by_index = (await env.reset(split="test", index=13)).observation
+            seed = (await env.state()).seed
+            by_entry = (await env.reset(**entry)).observation
+            try:
+                await env.reset(split="test")
+            except NovamartServerError as refused:
+                return by_index, seed, by_entry, refused.message
+            return by_index, seed, by_entry, ""
+
+    by_index, seed, by_entry, refusal = asyncio.run(both())
+    assert by_index == by_entry and (by_index.task, seed) == (entry["task"], entry["seed"])
+    assert "split and index go together" in refusal
