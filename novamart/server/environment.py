@@ -89,7 +89,9 @@ offer is validated by the same argument model on both sides (novamart.tools.args
 
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-DOCUMENTATION_URL = "https://huggingface.co/spaces/novamart/novamart#readme"
+DOCUMENTATION_URL = "/docs"
+"""The server's own API documentation (OpenAPI); the README itself goes out as
+``readme_content``."""
 
 
 class _EpisodeTool(FastTool):
