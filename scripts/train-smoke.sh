@@ -23,8 +23,10 @@ $PIP install $QUIET --dry-run --report artifacts/novamart-beside-trl.json -e .
 # shellcheck disable=SC2086
 $PIP install $QUIET -e .
 echo "train-smoke: the trainer's venv installed in $(( $(date +%s) - started )) s ($(du -sh "$TRAIN_VENV" | cut -f1))"
-# verifiers 0.4 in the same venv: expected to conflict; say with what
-# shellcheck disable=SC2086
-$PIP install --disable-pip-version-check --dry-run "verifiers==0.4.0" -e . >artifacts/verifiers-conflict.log 2>&1 || true
+# verifiers 0.4 in the same venv: expected to conflict; say with what. fastmcp stays at the
+# version installed (what openenv resolved), or pip backtracks through every fastmcp 3.x first.
+FASTMCP=$("$TRAIN_VENV/bin/python" -c "import importlib.metadata as m; print(m.version('fastmcp'))")
+$PIP install --disable-pip-version-check --dry-run "verifiers==0.4.0" -e . "fastmcp==$FASTMCP" \
+    >artifacts/verifiers-conflict.log 2>&1 || true
 "$TRAIN_VENV/bin/python" scripts/coinstall.py verifiers artifacts/verifiers-conflict.log
 TRL_EXPERIMENTAL_SILENCE=1 HF_HUB_OFFLINE=1 "$TRAIN_VENV/bin/python" scripts/train_smoke.py
