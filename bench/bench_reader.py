@@ -24,10 +24,23 @@ from novamart.language import lexicon_for, read
 from tests.language.labels import load_corpus
 
 DENSE = (
-    "Hi Maya, thank you for waiting. I'm sorry, but a full refund isn't possible: the laptop has "
-    "been opened and you bought it 55 days ago, outside our 30-day return window, and our "
-    "technician found no fault. As a gold member, I've issued $974.99 in store credit. "
+    "Hi {name}, thank you for waiting. I'm sorry, but a full refund isn't possible: the laptop "
+    "has been opened and you bought it {days} days ago, outside our 30-day return window, and "
+    "our technician found no fault. As a gold member, I've issued ${amount:.2f} in store credit. "
 )
+NAMES = ("Maya", "Omar", "Ines", "Kenji", "Zara", "Felix", "Priya", "Tariq", "Leah", "Diego")
+
+
+def dense_reply(i: int) -> str:
+    """4,000 characters of distinct claim-bearing sentences (nothing repeats, so no cache)."""
+    parts, k = [], 0
+    while sum(map(len, parts)) < LIMIT:
+        parts.append(DENSE.format(name=NAMES[(i + k) % 10], days=31 + (i * 7 + k) % 29,
+                                  amount=10 + i + k * 1.25))  # fmt: skip
+        k += 1
+    return "".join(parts)[:LIMIT]
+
+
 LIMIT = 4000
 
 
@@ -45,7 +58,7 @@ def median_ms(texts: list[str]) -> float:
 def main(runs: int = 200) -> None:
     print(f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()}")
     print(f"python {platform.python_version()} on {platform.platform()}")
-    dense = [(f"Case {i}. " + DENSE * 40)[:LIMIT] for i in range(runs)]
+    dense = [dense_reply(i) for i in range(runs)]
     article = " ".join(a.body for a in default_kb().articles.values())
     pasted = [(f"Ref {i}. " + article)[:LIMIT] for i in range(runs)]
     corpus = [m.text for m in load_corpus()]

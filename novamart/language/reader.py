@@ -817,17 +817,13 @@ def _predicate(clause: Clause) -> bool:
             return True
         if token.lemma in VERB_STEMS and (
             token.text.endswith(("ed", "ing", "s"))
-            or any(
-                t.text in SUBJECT_PRONOUNS | {"to", "please", "already"}
-                for t in tokens[max(0, i - 2) : i]
-            )
+            or any(t.text in VERB_STARTERS for t in tokens[max(0, i - 2) : i])
         ):
             return True
     return False
 
 
 AS_SOON_AS = ("as", "soon", "as")
-REQUIRE_FIRSTS = REQUIRE_PHRASES.firsts
 SPAN_CUES = TEMPORAL | REQUIRE | REQUIRE_PHRASES.firsts | {"you", "whether", "if", "as"}
 
 
@@ -850,9 +846,7 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
         if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
             spans.append((i, "temporal"))
-        if lemma_ in REQUIRE or (
-            lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
-        ):
+        if lemma_ in REQUIRE or REQUIRE_PHRASES.at(lemmas, i):
             spans.append((i, "requirement"))
         if clause.words[i] in ("whether", "if") and i and lemmas[i - 1] in EMBEDDED:
             spans.append((i, "question"))  # "I'm checking whether it qualifies for a refund"

@@ -225,12 +225,14 @@ class Phrases:
     def positions(self, sequence: Sequence[str]) -> list[int]:
         if self.firsts.isdisjoint(sequence):
             return []
-        return [i for i in range(len(sequence)) if self.at(sequence, i)]
+        firsts = self.firsts
+        return [i for i, w in enumerate(sequence) if w in firsts and self.at(sequence, i)]
 
     def occurs_in(self, sequence: Sequence[str]) -> bool:
         if self.firsts.isdisjoint(sequence):
             return False
-        return any(self.at(sequence, i) for i in range(len(sequence)))
+        firsts = self.firsts
+        return any(w in firsts and self.at(sequence, i) for i, w in enumerate(sequence))
 
 
 _KIDDING = Phrases(KIDDING)
