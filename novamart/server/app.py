@@ -4,8 +4,9 @@ HTTP /reset, /step and /state are stateless in OpenEnv 0.3 (a fresh environment 
 an episode runs over the WebSocket /ws, one environment per connection. Settings:
 HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions
 are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false; true serves /web),
-RULES_DIR (the repository's rules/) and ADMIN_TOKEN (unset: no admin routes; set:
-POST /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`).
+RULES_DIR (the repository's rules/; a set that fails its checks or its own examples stops the
+start) and ADMIN_TOKEN (set: POST /admin/rules/reload and GET /admin/rules/version, behind
+`Authorization: Bearer <token>`; unset: they answer 403 ADMIN_DISABLED).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from openenv.core.env_server.mcp_types import CallToolAction
 from openenv.core.env_server.types import ConcurrencyConfig
 from pydantic import BaseModel, ConfigDict, Field
 
+from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation
 from novamart.server.admin import install_admin_routes
@@ -73,10 +75,11 @@ def build_app(settings: ServerSettings) -> FastAPI:
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     kernel = default_kernel()  # the one every environment of this process resets on
+    tools = resolution_tools()
     if settings.rules_dir is not None:
-        kernel.reload(settings.rules_dir)
-    if settings.admin_token:  # no token, no admin routes: a public Space stays read-only
-        install_admin_routes(served, kernel, token=settings.admin_token)
+        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    # no token: the admin routes say they are off, so a public Space stays read-only
+    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
     return served
 
 
