@@ -9,12 +9,12 @@ episode is the record the reward reads: calls, messages, attempts and the resolu
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
 from novamart.kernel.conditions import FieldTest
-from novamart.kernel.facts import FACT_KINDS, Fact
 from novamart.scenarios import Scenario, TaskSpec
 
 OPENING = "opening_message"
@@ -67,7 +67,7 @@ class Episode:
     truth: Decision
     needed_tools: frozenset[str]
     step: int = 0
-    known: dict[str, Fact] = field(default_factory=dict)
+    known: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     provenance: dict[str, Provenance] = field(default_factory=dict)
     calls: list[CallRecord] = field(default_factory=list)
     messages: list[MessageRecord] = field(default_factory=list)
@@ -98,7 +98,7 @@ class Episode:
     def done(self) -> bool:
         return self.customer.closed or self.step >= self.task.max_steps
 
-    def reveal(self, kind: str, fact: Fact, tool: str) -> None:
+    def reveal(self, kind: str, fact: Mapping[str, Any], tool: str) -> None:
         """Establish a fact kind, remembering which tool at which step revealed it first."""
         if kind not in self.known:
             self.known[kind] = fact
@@ -134,17 +134,19 @@ def needed_tools(rules: CompiledRulebook, facts: Facts, truth: Decision) -> froz
     Only subsets holding every fact kind the optimum's policy tests are tried (others cannot
     make it eligible), smallest first, in fact-kind order, so the answer is deterministic.
     """
-    kinds = [k for k, kind in FACT_KINDS.items() if kind.source_tool]
-    given = {k: getattr(facts, k) for k in FACT_KINDS if k not in kinds}  # known from the start
+    schema = rules.rulebook.facts
+    kinds = schema.investigated()
+    present = facts.present()
+    given = {k: v for k, v in present.items() if k not in kinds}  # known from the start
     required = _tested_kinds(rules, truth) & set(kinds)
     for size in range(len(required), len(kinds) + 1):
         for subset in itertools.combinations(kinds, size):
             if not required <= set(subset):
                 continue
-            partial = Facts(**given, **{k: getattr(facts, k) for k in subset})
+            partial = Facts(**given, **{k: present.get(k) for k in subset})
             if _certifies(rules, rules.decide(partial), truth):
-                return frozenset(FACT_KINDS[k].source_tool for k in subset)
-    return frozenset(FACT_KINDS[k].source_tool for k in kinds)
+                return frozenset(schema.source_tool(k) for k in subset)
+    return frozenset(schema.source_tool(k) for k in kinds)
 
 
 def _tested_kinds(rules: CompiledRulebook, truth: Decision) -> set[str]:

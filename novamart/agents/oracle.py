@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from novamart.agents.base import Agent, Script, call, closing_message
 from novamart.episode import Episode
-from novamart.kernel.facts import FACT_KINDS
 from novamart.models import NovamartObservation
 from novamart.reward import declined
 from novamart.tickets import agents as ticket_agents
@@ -19,10 +18,12 @@ class OracleAgent(Agent):
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "the oracle needs the hidden episode"
         ids = {"order_id": first.order_id, "customer_id": first.customer_id}
-        for kind in FACT_KINDS.values():
-            if kind.source_tool in episode.needed_tools:
-                arg = "customer_id" if kind.source_tool == "check_loyalty" else "order_id"
-                yield call(kind.source_tool, **{arg: ids[arg]})
+        schema = episode.rules.rulebook.facts
+        for kind in schema.investigated():
+            tool = schema.source_tool(kind)
+            if tool in episode.needed_tools:
+                arg = "customer_id" if tool == "check_loyalty" else "order_id"
+                yield call(tool, **{arg: ids[arg]})
         best = episode.truth.optimal
         assert best is not None
         tool = episode.rules.rulebook.resolutions[best.resolution].tool

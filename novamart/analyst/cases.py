@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from novamart.episode import OPENING
-from novamart.kernel import Facts, Ticket
-from novamart.kernel.facts import FACT_KINDS
+from novamart.kernel import Facts, Rulebook
 from novamart.scenarios import build_scenario
 from novamart.scenarios.tasks import ORDER_TASKS, TASKS
 from novamart.tickets.family import FAMILIES
@@ -49,10 +48,10 @@ def build_case(task: str, seed: int | None = None) -> Case:
     family = FAMILIES[TASKS[task].family]
     ticket = family.canonical() if seed is None else family.generate(seed)
     signals = ticket.truth.signals
-    fact = Ticket(ticket_id=ticket.ticket.ticket_id, **(signals.model_dump() if signals else {}))
+    fact = {"ticket_id": ticket.ticket.ticket_id, **(signals.model_dump() if signals else {})}
     return Case(task=task, seed=seed, facts=Facts(ticket=fact), opening=ticket.ticket.text)
 
 
-def sources() -> dict[str, str]:
+def sources(rulebook: Rulebook) -> dict[str, str]:
     """Per fact kind, what reveals it in an episode: a tool, or the opening message."""
-    return {kind: fact.source_tool or OPENING for kind, fact in FACT_KINDS.items()}
+    return {kind: spec.revealed_by or OPENING for kind, spec in rulebook.facts.kinds.items()}

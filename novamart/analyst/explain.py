@@ -30,7 +30,8 @@ def explain_facts(
     rules: Decider, facts: Facts, resolution: str | None = None, case: CaseInfo | None = None
 ) -> CaseExplanation:
     """The traced decision on ``facts``; an unknown ``resolution`` is a ValueError."""
-    traced = explain(rules.rulebook, facts, rules.decide(facts), sources(), resolution)
+    rulebook = rules.rulebook
+    traced = explain(rulebook, facts, rules.decide(facts), sources(rulebook), resolution)
     return CaseExplanation(**dict(traced), case=case)
 
 

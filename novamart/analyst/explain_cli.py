@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from novamart.analyst.cli_common import RulesDirOption, console, fail, kernel_or_exit, rules_dir
 from novamart.analyst.explain import CaseExplanation, explain_case, explain_facts
-from novamart.kernel import Facts
+from novamart.kernel import Facts, FactSchema
 from novamart.kernel.trace import ConditionTrace
 
 COLOURS = {
@@ -59,7 +59,9 @@ def explain_command(
         if task is not None:
             explanation = explain_case(kernel, task, seed, resolution)
         else:
-            explanation = explain_facts(kernel, _read_facts(facts or "-"), resolution)
+            explanation = explain_facts(
+                kernel, _read_facts(facts or "-", kernel.rulebook.facts), resolution
+            )
     except ValueError as e:  # an unknown task or resolution
         fail(str(e))
     if as_json:
@@ -68,7 +70,7 @@ def explain_command(
         print_explanation(explanation)
 
 
-def _read_facts(source: str) -> Facts:
+def _read_facts(source: str, schema: FactSchema) -> Facts:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -78,7 +80,7 @@ def _read_facts(source: str) -> Facts:
     except json.JSONDecodeError as e:
         fail(f"invalid facts: not JSON ({e.msg} at line {e.lineno}, column {e.colno})")
     try:
-        return Facts.model_validate(raw)
+        return schema.validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "facts"

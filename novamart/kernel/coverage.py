@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from novamart.kernel.conditions import FieldTest
 from novamart.kernel.examples import ExampleResult
-from novamart.kernel.facts import field_type
+from novamart.kernel.facts import FactSchema
 from novamart.kernel.rulebook import Policy, Rulebook
 
 ItemKind = Literal["condition_pass", "condition_fail", "grant", "boundary"]
@@ -66,7 +66,11 @@ class CoverageReport(BaseModel):
 
 def coverage(rulebook: Rulebook, results: list[ExampleResult]) -> CoverageReport:
     """The coverage of ``rulebook`` by the examples whose results are given."""
-    items = [item for p in rulebook.policies.values() for item in _policy_items(p, results)]
+    items = [
+        item
+        for p in rulebook.policies.values()
+        for item in _policy_items(p, results, rulebook.facts)
+    ]
     policies = [
         PolicyCoverage(
             policy=name,
@@ -85,7 +89,9 @@ def coverage(rulebook: Rulebook, results: list[ExampleResult]) -> CoverageReport
     )
 
 
-def _policy_items(policy: Policy, results: list[ExampleResult]) -> list[CoverageItem]:
+def _policy_items(
+    policy: Policy, results: list[ExampleResult], schema: FactSchema
+) -> list[CoverageItem]:
     def item(kind: ItemKind, target: str, description: str, line: int | None, by: list[str]):
         return CoverageItem(
             policy=policy.name,
@@ -104,7 +110,7 @@ def _policy_items(policy: Policy, results: list[ExampleResult]) -> list[Coverage
             seen = "passing" if status == "pass" else "failing"
             items.append(item(kind, cond.name, f"{cond.name} seen {seen}", cond.line, by))
         if isinstance(cond.test, FieldTest):
-            for value, label in boundaries(cond.test):
+            for value, label in boundaries(cond.test, schema):
                 by = [
                     r.example.name
                     for r in results
@@ -126,12 +132,13 @@ def _policy_items(policy: Policy, results: list[ExampleResult]) -> list[Coverage
     return items
 
 
-def boundaries(test: FieldTest) -> list[tuple[float, str]]:
+def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:
     """n-1, n and n+1 around a numeric threshold; none for other tests."""
     value = test.value
     if test.op not in _NUMBER_OPS or isinstance(value, bool | str | tuple):
         return []
-    step = 1 if field_type(test.kind, test.field) is int else 0.01
+    spec = schema.field(test.kind, test.field)
+    step = 1 if spec is not None and spec.type == "integer" else 0.01
     return [
         (round(value - step, 2), "n-1"),
         (value, "n"),

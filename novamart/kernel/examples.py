@@ -11,6 +11,7 @@ from typing import Protocol
 
 from novamart.kernel.decision import Decision
 from novamart.kernel.facts import Facts
+from novamart.kernel.money import same_amount
 from novamart.kernel.rulebook import Example, Rulebook, RuleIssue
 
 
@@ -42,7 +43,7 @@ def check_example(rules: Decider, example: Example) -> ExampleResult:
             actual = decision.optimal.resolution if decision.optimal else "none"
         elif key == "amount":
             actual = decision.optimal.amount if decision.optimal else None
-            if actual is not None and abs(actual - expected) < 0.005:
+            if actual is not None and same_amount(actual, expected):
                 continue
         else:
             actual = decision.policies[key].status

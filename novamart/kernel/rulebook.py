@@ -25,10 +25,12 @@ from novamart.kernel.conditions import (
     FieldTest,
     parse_test,
 )
-from novamart.kernel.facts import FACT_KINDS, Facts, field_type, field_values
+from novamart.kernel.facts import Facts, FactSchema, load_schema
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 CATALOGUE_FILE = "resolutions.yaml"
+FACTS_FILE = "facts.yaml"
+SPECIAL_FILES = (CATALOGUE_FILE, FACTS_FILE)
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _POLICY_LINE = re.compile(r"^policy:\s*([a-z][a-z0-9_]*)\s*$", re.MULTILINE)
@@ -138,7 +140,7 @@ class Grant(BaseModel):
 
 
 class Example(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     name: str
     policy: str
     """The policy written above it (it may expect verdicts of others too)."""
@@ -168,6 +170,7 @@ class Rulebook(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     version: str
+    facts: FactSchema
     resolutions: dict[str, ResolutionSpec]
     policies: dict[str, Policy]
     examples: list[Example]
@@ -227,6 +230,7 @@ class _Collector:
         self.issues: list[RuleIssue] = []
         self.broken_policies: set[str] = set()
         self.catalogue_broken = False
+        self.broken_files: set[str] = set()
 
     def add(self, doc: _Located | str, path: tuple, where: str, message: str) -> None:
         file = doc if isinstance(doc, str) else doc.file
@@ -284,27 +288,30 @@ def load_rulebook(
     digest = hashlib.sha256()
     docs = _read_files(files, digest, issues)
     catalogue = _load_catalogue(docs, issues, rules_dir)
+    schema = _load_facts(docs, issues, rules_dir)
     if tools is not None:
-        _check_catalogue_tools(docs, catalogue, tools, issues)
+        _check_tools(docs, catalogue, schema, tools, issues)
     policies: dict[str, Policy] = {}
     examples: list[tuple[_Located, tuple, ExampleSpec, str]] = []
     for name, parts in docs.items():
-        if Path(name).name == CATALOGUE_FILE:
+        if Path(name).name in SPECIAL_FILES:
             continue
         for doc in parts:
-            policy = _load_policy(doc, catalogue, policies, examples, issues)
+            policy = _load_policy(doc, catalogue, schema, policies, examples, issues)
             if policy is not None:
                 policies[policy.name] = policy
     if not policies and not issues.issues:
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
     limits.check(policies, issues)
-    checked_examples = _load_examples(examples, catalogue, policies, issues)
+    checked_examples = _load_examples(examples, catalogue, schema, policies, issues)
     if issues.issues:
         raise RulebookError(issues.issues)
     ordered = dict(sorted(policies.items(), key=lambda kv: (kv[1].is_fallback, kv[0])))
+    assert schema is not None  # a missing or invalid declaration is an issue above
     return Rulebook(
         version=digest.hexdigest()[:12],
+        facts=schema,
         resolutions=catalogue,
         policies=ordered,
         examples=checked_examples,
@@ -336,6 +343,7 @@ def _read_files(files: list[Path], digest: Any, issues: _Collector) -> dict[str,
             issues.issues.append(RuleIssue(file=name, line=line, where="", message=message))
             issues.broken_policies |= {path.stem, *_POLICY_LINE.findall(text)}
             issues.catalogue_broken |= path.name == CATALOGUE_FILE
+            issues.broken_files.add(path.name)
             continue
         docs[name] = parts
         for doc in parts:
@@ -385,30 +393,55 @@ def _load_catalogue(
         return {}
 
 
-def _check_catalogue_tools(
+def _check_tools(
     docs: dict[str, list[_Located]],
     catalogue: dict[str, ResolutionSpec],
+    schema: FactSchema | None,
     tools: Collection[str],
     issues: _Collector,
 ) -> None:
-    """Catalogue check: every resolution names a tool that exists, or check_policy would
-    offer a resolution nothing can carry out."""
-    if not catalogue:
-        return
-    doc = next(d[0] for n, d in docs.items() if Path(n).name == CATALOGUE_FILE)
+    """Catalogue checks: every resolution, and every fact kind a tool reveals, names a tool
+    that exists, or check_policy would offer what nothing can carry out or find out."""
+    known = f"(the tools: {', '.join(sorted(tools))})"
+    files = {Path(n).name: d[0] for n, d in docs.items() if d}
     for name, spec in catalogue.items():
         if spec.tool not in tools:
             issues.add(
-                doc,
+                files[CATALOGUE_FILE],
                 ("resolutions", name, "tool"),
                 f"resolution {name}",
-                f"tool {spec.tool!r} does not exist (the tools: {', '.join(sorted(tools))})",
+                f"tool {spec.tool!r} does not exist {known}",
             )
+    for kind, fact in (schema.kinds if schema is not None else {}).items():
+        if fact.revealed_by is not None and fact.revealed_by not in tools:
+            issues.add(
+                files[FACTS_FILE],
+                ("facts", kind, "revealed_by"),
+                f"fact kind {kind}",
+                f"revealed_by: tool {fact.revealed_by!r} does not exist {known}",
+            )
+
+
+def _load_facts(
+    docs: dict[str, list[_Located]], issues: _Collector, rules_dir: Path
+) -> FactSchema | None:
+    parts = next((d for n, d in docs.items() if Path(n).name == FACTS_FILE), None)
+    doc = parts[0] if parts else None
+    if doc is None:
+        if FACTS_FILE not in issues.broken_files:
+            issues.add(str(rules_dir / FACTS_FILE), (), "", "the fact declaration is missing")
+        return None
+    try:
+        return load_schema(doc.data)
+    except ValidationError as e:
+        issues.add_validation(doc, e, "fact declaration")
+        return None
 
 
 def _load_policy(
     doc: _Located,
     catalogue: dict[str, ResolutionSpec],
+    schema: FactSchema | None,
     known: dict[str, Policy],
     examples: list,
     issues: _Collector,
@@ -437,13 +470,16 @@ def _load_policy(
         if c.name in seen:
             issues.add(doc, ("conditions", i, "name"), cwhere, "duplicate condition name")
         seen.add(c.name)
+        if schema is None:
+            unreadable.add(c.name)
+            continue  # without the fact declaration no test can be read
         try:
-            test = parse_test(c.test)
+            test = parse_test(c.test, schema)
         except ConditionSyntaxError as e:
             issues.add(doc, ("conditions", i, "test"), cwhere, str(e))
             unreadable.add(c.name)
             continue
-        for problem in _template_problems(c.reason, test):
+        for problem in _template_problems(c.reason, test, schema):
             issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
         if isinstance(test, FieldTest):
             for problem in wording.reason_problems(c.reason, test):
@@ -474,7 +510,7 @@ def _load_policy(
         if g.resolution in granted:
             issues.add(doc, ("grants", i, "resolution"), gwhere, "granted twice")
         granted.add(g.resolution)
-        amount = _amount(g.amount, conditions, doc, ("grants", i, "amount"), gwhere, issues)
+        amount = _amount(g.amount, conditions, schema, doc, ("grants", i, "amount"), gwhere, issues)
         quality = g.quality if g.quality is not None else catalogue[g.resolution].quality
         grants.append(
             Grant(
@@ -544,7 +580,9 @@ def _stated_numbers(grants: list[Grant]) -> list[float]:
     ]
 
 
-def _template_problems(template: str, test: FieldTest | FallbackTest) -> list[str]:
+def _template_problems(
+    template: str, test: FieldTest | FallbackTest, schema: FactSchema
+) -> list[str]:
     problems = []
     for name in _PLACEHOLDER.findall(template):
         if isinstance(test, FallbackTest):
@@ -555,18 +593,17 @@ def _template_problems(template: str, test: FieldTest | FallbackTest) -> list[st
             continue
         if name == LIMIT:
             continue
-        kind, _, field = name.partition(".")
-        if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
+        if schema.field(*name.partition(".")[::2]) is None:
             problems.append(f"reason uses unknown fact field {{{name}}}")
     return problems
 
 
-def _numeric_field(ref: str) -> str | None:
+def _numeric_field(ref: str, schema: FactSchema) -> str | None:
     """Why ``ref`` cannot be an amount, or None when it is a numeric fact field."""
-    kind, _, field = ref.partition(".")
-    if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
+    spec = schema.field(*ref.partition(".")[::2])
+    if spec is None:
         return f"unknown fact field {ref!r}"
-    if field_type(kind, field) not in (int, float):
+    if spec.python_type not in (int, float):
         return f"{ref} is not a number"
     return None
 
@@ -574,6 +611,7 @@ def _numeric_field(ref: str) -> str | None:
 def _amount(
     raw: float | str | PercentAmount,
     conditions: list[Condition],
+    schema: FactSchema | None,
     doc: _Located,
     path: tuple,
     where: str,
@@ -581,18 +619,16 @@ def _amount(
 ) -> Amount:
     if isinstance(raw, int | float):
         return Amount(constant=float(raw))
+    if schema is None:  # nothing can be checked without the fact declaration
+        return Amount(field=raw) if isinstance(raw, str) else Amount(field=raw.percent_of)
     if isinstance(raw, str):
-        if problem := _numeric_field(raw):
+        if problem := _numeric_field(raw, schema):
             issues.add(doc, path, where, f"amount: {problem}")
         return Amount(field=raw)
-    if problem := _numeric_field(raw.percent_of):
+    if problem := _numeric_field(raw.percent_of, schema):
         issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
-    kind, _, field = raw.by.partition(".")
-    values = (
-        field_values(kind, field)
-        if kind in FACT_KINDS and field in FACT_KINDS[kind].model_fields
-        else None
-    )
+    by = schema.field(*raw.by.partition(".")[::2])
+    values = by.values if by is not None else None
     if values is None:
         issues.add(
             doc,
@@ -649,14 +685,17 @@ _VERDICTS = ("eligible", "blocked", "undetermined")
 def _load_examples(
     examples: list[tuple[_Located, tuple, ExampleSpec, str]],
     catalogue: dict[str, ResolutionSpec],
+    schema: FactSchema | None,
     policies: dict[str, Policy],
     issues: _Collector,
 ) -> list[Example]:
     checked = []
+    if schema is None:
+        return checked
     for doc, path, spec, policy in examples:
         where = f"example {spec.name!r}"
         try:
-            facts = Facts.model_validate(spec.facts)
+            facts = schema.validate(spec.facts)
         except ValidationError as e:
             for err in e.errors():
                 loc = ".".join(str(p) for p in err["loc"])

@@ -98,6 +98,7 @@ def explain(
     """Trace ``decision`` (made on ``facts``); ``sources`` names, per fact kind, the tool
     that revealed it. With ``resolution``, also say why it is (not) the outcome; an unknown
     resolution is a ValueError naming the catalogue."""
+    facts = rulebook.facts.check(facts)  # as the engine saw them, defaults filled in
     policies = {
         name: _policy_trace(rulebook.policies[name], verdict, facts, sources)
         for name, verdict in decision.policies.items()
@@ -105,7 +106,7 @@ def explain(
     why = None if resolution is None else why_not(rulebook, decision, policies, resolution)
     return Explanation(
         rules_version=rulebook.version,
-        facts=facts.model_dump(exclude_none=True),
+        facts=facts.as_dict(),
         optimal=decision.optimal,
         eligible=decision.eligible,
         policies=policies,

@@ -114,7 +114,7 @@ class PolicyRun:
     def fields(self) -> dict[str, Any]:
         episode = self.episode
         scenario = episode.scenario
-        order, customer = episode.known.get("order"), episode.known.get("customer")
+        order, customer = episode.known.get("order", {}), episode.known.get("customer", {})
         return {
             "family": self.task.family,
             "difficulty": self.task.difficulty,
@@ -122,8 +122,8 @@ class PolicyRun:
             "customer_name": scenario.customer.name,
             "issue_description": scenario.opening,
             "order_id": scenario.order.order_id,
-            "days_since_purchase": getattr(order, "days_since_purchase", None),
-            "customer_tier": getattr(customer, "tier", None),
+            "days_since_purchase": order.get("days_since_purchase"),
+            "customer_tier": customer.get("tier"),
             "conversation_history": list(episode.conversation),
             "available_actions": self._available(),
             "tools_used": [call.tool for call in episode.calls],

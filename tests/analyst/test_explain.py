@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from novamart.cli import app
-from novamart.kernel.facts import FACT_KINDS
+from novamart.kernel import default_kernel
 from novamart.scenarios import build_scenario
 
 runner = CliRunner()
@@ -26,15 +26,16 @@ def explain(*args: str) -> dict:
 )
 def test_each_condition_shows_the_case_value_and_its_tool(task: str, seed: int | None) -> None:
     out = explain("--task", task, *(["--seed", str(seed)] if seed is not None else []))
-    facts = build_scenario(task, seed).facts()
+    schema = default_kernel().rulebook.facts
+    facts = schema.check(build_scenario(task, seed).facts())  # with the declared defaults
     assert out["case"]["task"] == task and out["case"]["seed"] == seed
-    assert out["facts"] == facts.model_dump(exclude_none=True)
+    assert out["facts"] == facts.as_dict()
     traced = [c for p in out["policies"].values() for c in p["conditions"] if c["fact"]]
     assert traced
     for c in traced:
         kind, field = c["fact"].split(".")
-        assert c["observed"] == getattr(getattr(facts, kind), field)
-        assert c["source"] == (FACT_KINDS[kind].source_tool or "opening_message")
+        assert c["observed"] == facts.value(kind, field)
+        assert c["source"] == (schema.source_tool(kind) or "opening_message")
         assert c["test"].startswith(c["fact"])
 
 

@@ -199,3 +199,19 @@ def test_positions_count_from_one(rules: Path) -> None:
     assert "condition 2, reason: required but missing" in joined
     assert "condition 2, why: unknown key" in joined
     assert "conditions.1" not in joined and "conditions.0" not in joined
+
+
+def test_a_fact_kind_revealed_by_a_tool_that_does_not_exist(rules: Path) -> None:
+    edit(rules, "facts.yaml", "revealed_by: verify_defect", "revealed_by: run_diagnostics")
+    code, [problem] = check(rules)
+    assert code == 1
+    line = line_of(rules, "facts.yaml", "run_diagnostics")
+    assert f"facts.yaml:{line}: fact kind defect_check:" in problem
+    assert "tool 'run_diagnostics' does not exist" in problem
+
+
+def test_an_empty_fact_declaration_is_reported_once(rules: Path) -> None:
+    (rules / "facts.yaml").write_text("")
+    code, problems = check(rules)
+    assert code == 1
+    assert problems == [p for p in problems if "facts.yaml:1:" in p] and len(problems) == 1
