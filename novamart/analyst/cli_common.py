@@ -9,8 +9,8 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from novamart.analyst.checks import load_kernel
-from novamart.kernel import PolicyKernel, RulebookError, RuleIssue
+from novamart.analyst.checks import check_rules, load_kernel
+from novamart.kernel import CompiledRulebook, PolicyKernel, RulebookError, RuleIssue
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 
 console = Console(soft_wrap=True, highlight=False)
@@ -53,3 +53,12 @@ def kernel_or_exit(directory: Path) -> PolicyKernel:
     except RulebookError as e:
         print_issues(e.issues, directory)
         raise typer.Exit(1) from None
+
+
+def compiled_or_exit(directory: Path, code: int = 2) -> CompiledRulebook:
+    """The rule set of ``directory`` compiled; exit ``code`` printing every problem."""
+    try:
+        return CompiledRulebook(check_rules(directory))
+    except RulebookError as e:
+        print_issues(e.issues, directory)
+        raise typer.Exit(code) from None

@@ -2,6 +2,7 @@
 
     novamart rules check [--rules-dir DIR]
     novamart rules test [--rules-dir DIR] [-k PATTERN] [--coverage] [--min-coverage P] [--json]
+    novamart rules diff OLD NEW [--seeds N] [--tasks T,U] [--show K] [--json]
 
 The rules directory may also be given as the first argument (the older form).
 """
@@ -9,22 +10,28 @@ The rules directory may also be given as the first argument (the older form).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
+from novamart.analyst.cases import policy_tasks
 from novamart.analyst.checks import check_rules
 from novamart.analyst.cli_common import (
     RulesDirArgument,
     RulesDirOption,
+    compiled_or_exit,
     console,
     fail,
     kernel_or_exit,
     print_issues,
     rules_dir,
 )
+from novamart.analyst.diff_report import print_diff
 from novamart.analyst.examples_report import ExamplesReport, examples_report
+from novamart.analyst.impact import DEFAULT_SHOWN, diff_rules
+from novamart.analyst.scenario_set import DEFAULT_SEEDS
 from novamart.kernel import RulebookError
 from novamart.kernel.coverage import CoverageReport
 
@@ -125,3 +132,40 @@ def _print_coverage(report: CoverageReport) -> None:
     console.print(f"Not covered ({len(uncovered)}):")
     for item in uncovered:
         console.print(f"  {item.file}:{item.line} {item.policy}: {item.description}", markup=False)
+
+
+Seeds = Annotated[
+    int, typer.Option("--seeds", min=1, help="Seeds per task (each with its boundary variants).")
+]
+Tasks = Annotated[
+    str | None,
+    typer.Option("--tasks", help="Comma-separated tasks (default: every task the rules decide)."),
+]
+Shown = Annotated[int, typer.Option("--show", min=0, help="Changed cases to explain.")]
+
+
+@rules_app.command("diff")
+def rules_diff(
+    old: Annotated[Path, typer.Argument(help="The rules directory as it is now.")],
+    new: Annotated[Path, typer.Argument(help="The rules directory with your change.")],
+    seeds: Seeds = DEFAULT_SEEDS,
+    tasks: Tasks = None,
+    show: Shown = DEFAULT_SHOWN,
+    as_json: AsJson = False,
+) -> None:
+    """What a change does: every task's cases decided under OLD and NEW, the decisions
+    that change per task and policy, a few explained. Exit 0: no change; 1: changes."""
+    chosen = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+    unknown = sorted(set(chosen or ()) - set(policy_tasks()))
+    if unknown:
+        fail(
+            f"unknown tasks {', '.join(unknown)}; tasks the rules decide: "
+            f"{', '.join(policy_tasks())}"
+        )
+    before, after = compiled_or_exit(old), compiled_or_exit(new)
+    report = diff_rules(before, after, chosen, seeds, show)
+    if as_json:
+        print(json.dumps(report.model_dump(), indent=2))
+    else:
+        print_diff(report, seeds)
+    raise typer.Exit(1 if report.changed else 0)
