@@ -330,13 +330,14 @@ def _read_files(files: list[Path], digest: Any, issues: _Collector) -> dict[str,
         text = ""
         try:
             text = raw.decode("utf-8")
-            parts = _Located.read(name, text)
+            problem = _alias(text)
+            parts = [] if problem else _Located.read(name, text)
         except UnicodeDecodeError as e:
             problem = None, f"not UTF-8 text ({e.reason} at byte {e.start + 1})"
         except yaml.YAMLError as e:
             problem = yaml_advice.explain(e, text)
         else:
-            if not parts:
+            if not parts and problem is None:
                 problem = 1, _empty_file(text)
         if problem is not None:
             line, message = problem
@@ -354,6 +355,22 @@ def _read_files(files: list[Path], digest: Any, issues: _Collector) -> dict[str,
                     )
                 )
     return docs
+
+
+def _alias(text: str) -> tuple[int, str] | None:
+    """YAML anchors and aliases (&name, *name) are refused: rule files never need them, and
+    a few nested aliases stand for an exponentially large document (a pasted rule file
+    reaches the server's workbench)."""
+    try:
+        for token in yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+                return token.start_mark.line + 1, (
+                    "YAML anchors and aliases (&name, *name) are not allowed in rule files; "
+                    "write the text out in full"
+                )
+    except yaml.YAMLError:
+        return None  # a syntax error: the parser below says where, in its own words
+    return None
 
 
 def _empty_file(text: str) -> str:

@@ -215,3 +215,11 @@ def test_an_empty_fact_declaration_is_reported_once(rules: Path) -> None:
     code, problems = check(rules)
     assert code == 1
     assert problems == [p for p in problems if "facts.yaml:1:" in p] and len(problems) == 1
+
+
+def test_yaml_aliases_are_refused_before_they_expand(rules: Path) -> None:
+    lines = [f'a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]' for i in range(1, 40)]
+    (rules / "bomb.yaml").write_text("a0: &a0 [x]\n" + "\n".join(lines) + "\n")
+    code, [problem] = check(rules)  # answers at once: nothing walks the 4**39 items
+    assert code == 1
+    assert "bomb.yaml:1:" in problem and "anchors and aliases" in problem
