@@ -79,7 +79,8 @@ DISABLED_MESSAGE = (
 )
 
 
-def _issue(issue: RuleIssue) -> Issue:
+def issue_out(issue: RuleIssue) -> Issue:
+    """An issue as a client sees it: the file named without its directory."""
     return Issue(
         file=Path(issue.file).name, line=issue.line, where=issue.where, message=issue.message
     )
@@ -125,7 +126,7 @@ def admin_router(
                 message=f"{len(error.issues)} of {error.total} examples fail under the new "
                 f"rule files; still serving version {kernel.version}",
                 version=kernel.version,
-                issues=[_issue(issue) for issue in error.issues],
+                issues=[issue_out(issue) for issue in error.issues],
             )
             return JSONResponse(status_code=422, content=refused.model_dump())
         except RulebookError as error:
@@ -134,7 +135,7 @@ def admin_router(
                 message=f"{len(error.issues)} problem(s) in the rule files; still serving "
                 f"version {kernel.version}",
                 version=kernel.version,
-                issues=[_issue(issue) for issue in error.issues],
+                issues=[issue_out(issue) for issue in error.issues],
             )
             return JSONResponse(status_code=422, content=refused.model_dump())
         except EngineError as error:

@@ -3,7 +3,8 @@
 HTTP /reset, /step and /state are stateless in OpenEnv 0.3 (a fresh environment per request);
 an episode runs over the WebSocket /ws, one environment per connection. Settings:
 HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions
-are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false; true serves /web),
+are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false; true serves the tool view
+at /web and the policy workbench at /workbench with its read-only /policy API),
 RULES_DIR (the repository's rules/; a set that fails its checks or its own examples stops the
 start) and ADMIN_TOKEN (set: POST /admin/rules/reload and GET /admin/rules/version, behind
 `Authorization: Bearer <token>`; unset: they answer 403 ADMIN_DISABLED).
@@ -30,6 +31,7 @@ from novamart.server.admin import install_admin_routes
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
 from novamart.server.web_ui import build_web_ui
+from novamart.server.workbench import install_workbench
 
 
 class ServerSettings(BaseModel):
@@ -56,6 +58,11 @@ async def _invalid_argument(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(status_code=422, content={"detail": str(exc), "code": "INVALID_ARGUMENT"})
 
 
+def serves_web_ui(served: FastAPI) -> bool:
+    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
+    return any(getattr(route, "path", None) == "/web" for route in served.routes)
+
+
 def build_app(settings: ServerSettings) -> FastAPI:
     """The FastAPI app: OpenEnv's routes (+ the NovaMart web UI at /web when enabled)."""
     concurrency = ConcurrencyConfig(
@@ -80,16 +87,13 @@ def build_app(settings: ServerSettings) -> FastAPI:
         kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
+    if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
+        install_workbench(served, kernel)
     return served
 
 
 settings = ServerSettings.from_environ()
 app = build_app(settings)
-
-
-def serves_web_ui(served: FastAPI) -> bool:
-    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
-    return any(getattr(route, "path", None) == "/web" for route in served.routes)
 
 
 def main() -> None:

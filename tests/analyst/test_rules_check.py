@@ -218,7 +218,7 @@ def test_an_empty_fact_declaration_is_reported_once(rules: Path) -> None:
 
 
 def test_yaml_aliases_are_refused_before_they_expand(rules: Path) -> None:
-    lines = [f'a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]' for i in range(1, 40)]
+    lines = [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 40)]
     (rules / "bomb.yaml").write_text("a0: &a0 [x]\n" + "\n".join(lines) + "\n")
     code, [problem] = check(rules)  # answers at once: nothing walks the 4**39 items
     assert code == 1

@@ -10,6 +10,9 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from tests.browser.locate import FLAGS, INSTRUCTIONS, Browser, find
+from tests.server.conftest import web_server
+
+__all__ = ["chromium", "page", "web_server"]
 
 TIMEOUT_MS = 60_000
 
