@@ -130,3 +130,9 @@ def test_the_json_report_matches_the_text_report(rules: Path) -> None:
     for item in data["coverage"]["items"]:
         if not item["covered_by"]:
             assert item["description"] in text
+
+
+def test_the_shipped_rules_are_fully_covered() -> None:
+    result = runner.invoke(app, ["rules", "test", "--coverage", "--min-coverage", "100"])
+    assert result.exit_code == 0, result.output
+    assert "Every condition, grant and threshold is covered." in result.output
