@@ -121,35 +121,28 @@ def admin_router(
         try:
             current = kernel.reload(tools=tools, examples_must_pass=True)
         except ExamplesFailed as error:
-            refused = ReloadRefused(
-                code="EXAMPLES_FAILED",
-                message=f"{len(error.issues)} of {error.total} examples fail under the new "
-                f"rule files; still serving version {kernel.version}",
-                version=kernel.version,
-                issues=[issue_out(issue) for issue in error.issues],
-            )
-            return JSONResponse(status_code=422, content=refused.model_dump())
+            failing = f"{len(error.issues)} of {error.total} examples fail under the new rule files"
+            return _refused(kernel, "EXAMPLES_FAILED", failing, error.issues)
         except RulebookError as error:
-            refused = ReloadRefused(
-                code="RULEBOOK_INVALID",
-                message=f"{len(error.issues)} problem(s) in the rule files; still serving "
-                f"version {kernel.version}",
-                version=kernel.version,
-                issues=[issue_out(issue) for issue in error.issues],
-            )
-            return JSONResponse(status_code=422, content=refused.model_dump())
+            problems = f"{len(error.issues)} problem(s) in the rule files"
+            return _refused(kernel, "RULEBOOK_INVALID", problems, error.issues)
         except EngineError as error:
-            refused = ReloadRefused(
-                code="RULEBOOK_REJECTED_BY_ENGINE",
-                message=f"the rule engine refused the rule set ({error}); still serving "
-                f"version {kernel.version}",
-                version=kernel.version,
-                issues=[],
-            )
-            return JSONResponse(status_code=422, content=refused.model_dump())
+            refusal = f"the rule engine refused the rule set ({error})"
+            return _refused(kernel, "RULEBOOK_REJECTED_BY_ENGINE", refusal, [])
         return Reloaded(version=current, previous_version=previous, changed=current != previous)
 
     return router
+
+
+def _refused(kernel: PolicyKernel, code: str, why: str, issues: list[RuleIssue]) -> JSONResponse:
+    """422: the reload was refused; the reply names the version still serving."""
+    refused = ReloadRefused(
+        code=code,  # type: ignore[arg-type]
+        message=f"{why}; still serving version {kernel.version}",
+        version=kernel.version,
+        issues=[issue_out(issue) for issue in issues],
+    )
+    return JSONResponse(status_code=422, content=refused.model_dump())
 
 
 async def _unauthorised(*_: object) -> JSONResponse:

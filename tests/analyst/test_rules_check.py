@@ -50,14 +50,25 @@ def test_a_file_without_a_policy_says_so(rules: Path, content: str, found: str) 
     assert "notes.yaml:1:" in problem and "no policy here" in problem and found in problem
 
 
-def test_a_resolution_whose_tool_does_not_exist(rules: Path) -> None:
-    edit(rules, "resolutions.yaml", "tool: process_refund", "tool: process_price_adjustment")
+@pytest.mark.parametrize(
+    ("file", "old", "tool", "where"),
+    [
+        (
+            "resolutions.yaml",
+            "tool: process_refund",
+            "process_price_adjustment",
+            "resolution full_refund",
+        ),
+        ("facts.yaml", "revealed_by: verify_defect", "run_diagnostics", "fact kind defect_check"),
+    ],
+)
+def test_a_tool_that_does_not_exist(rules: Path, file: str, old: str, tool: str, where: str):
+    edit(rules, file, old, old.replace(old.split(": ")[1], tool))
     code, [problem] = check(rules)
     assert code == 1
-    line = line_of(rules, "resolutions.yaml", "process_price_adjustment")
-    assert f"resolutions.yaml:{line}: resolution full_refund:" in problem
-    assert "tool 'process_price_adjustment' does not exist" in problem
-    assert "process_refund" in problem  # the tools that do exist are listed
+    assert f"{file}:{line_of(rules, file, tool)}: {where}:" in problem
+    assert f"tool {tool!r} does not exist" in problem
+    assert "process_refund" in problem and "verify_defect" in problem  # the tools that exist
 
 
 def test_a_clause_stating_a_number_its_tests_do_not_use(rules: Path) -> None:
@@ -199,15 +210,6 @@ def test_positions_count_from_one(rules: Path) -> None:
     assert "condition 2, reason: required but missing" in joined
     assert "condition 2, why: unknown key" in joined
     assert "conditions.1" not in joined and "conditions.0" not in joined
-
-
-def test_a_fact_kind_revealed_by_a_tool_that_does_not_exist(rules: Path) -> None:
-    edit(rules, "facts.yaml", "revealed_by: verify_defect", "revealed_by: run_diagnostics")
-    code, [problem] = check(rules)
-    assert code == 1
-    line = line_of(rules, "facts.yaml", "run_diagnostics")
-    assert f"facts.yaml:{line}: fact kind defect_check:" in problem
-    assert "tool 'run_diagnostics' does not exist" in problem
 
 
 def test_an_empty_fact_declaration_is_reported_once(rules: Path) -> None:
