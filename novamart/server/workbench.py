@@ -10,8 +10,9 @@
 
 Nothing here changes what the server serves: a pasted rule file is checked and compared in a
 scratch copy of the rules directory, then thrown away. One diff runs at a time (it is
-seconds of CPU); a second one meanwhile is told to retry. Every route is registered by
-``install_workbench`` so the server wires it in one line.
+seconds of CPU); a second one meanwhile is told to retry. Bodies are held to
+MAX_MESSAGE_BYTES by the server's PayloadGuard, like OpenEnv's own routes. Every route is
+registered by ``install_workbench`` so the server wires it in one line.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -38,11 +39,8 @@ from novamart.server.admin import Issue, issue_out
 PAGE = Path(__file__).with_name("workbench.html")
 FILE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}\.yaml$")
 MAX_FILE_CHARS = 65_536
-MAX_BODY_BYTES = 512 * 1024
 WEB_SEEDS = 100
-ErrorCode = Literal[
-    "INVALID_REQUEST", "INVALID_FACTS", "UNKNOWN_CASE", "RULEBOOK_INVALID", "BUSY", "TOO_LARGE"
-]
+ErrorCode = Literal["INVALID_REQUEST", "INVALID_FACTS", "UNKNOWN_CASE", "RULEBOOK_INVALID", "BUSY"]
 
 
 class _Request(BaseModel):
@@ -108,11 +106,6 @@ class RulesView(BaseModel):
 def _error(status: int, code: ErrorCode, message: str, issues: list[Issue] | None = None):
     body = WorkbenchError(code=code, message=message, issues=issues or [])
     return JSONResponse(status_code=status, content=body.model_dump())
-
-
-def _too_large(request: Request) -> bool:
-    length = request.headers.get("content-length")
-    return length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES
 
 
 def _rules_view(kernel: PolicyKernel) -> RulesView:
@@ -202,10 +195,8 @@ def workbench_router(kernel: PolicyKernel) -> APIRouter:
         response_model=DiffReport,
         responses={422: {"model": WorkbenchError}, 429: {"model": WorkbenchError}},
     )
-    def diff(body: DiffRequest, request: Request) -> DiffReport | JSONResponse:
+    def diff(body: DiffRequest) -> DiffReport | JSONResponse:
         """What replacing these rule files would change, against the serving version."""
-        if _too_large(request):
-            return _error(413, "TOO_LARGE", f"at most {MAX_BODY_BYTES} bytes")
         bad = sorted(n for n in body.files if not FILE_NAME.match(n))
         if bad:
             message = f"rule file names look like standard_return.yaml, not {', '.join(bad)}"

@@ -170,3 +170,11 @@ def test_one_impact_report_at_a_time(web_server: RunningServer) -> None:
 def test_without_the_web_ui_there_is_no_workbench(server: RunningServer) -> None:
     assert httpx.get(f"{server.url}/policy/rules").status_code == 404
     assert httpx.get(f"{server.url}/workbench").status_code == 404
+
+
+def test_a_body_over_the_message_limit_is_refused(web_server: RunningServer) -> None:
+    huge = "# padding\n" * 10_000  # 100 KB, over MAX_MESSAGE_BYTES (64 KiB)
+    response = post(web_server, "/policy/diff", {"files": {"standard_return.yaml": huge}})
+    assert response.status_code == 413
+    assert response.json()["code"] == "MESSAGE_TOO_LARGE"
+    assert httpx.get(f"{web_server.url}/health").status_code == 200
