@@ -15,20 +15,16 @@ from novamart.reward import declined
 from novamart.tickets import agents as ticket_agents
 
 
-def investigations(
-    first: NovamartObservation, episode: Episode, tools: Iterable[str]
-) -> list[CallToolAction]:
+def investigations(first: NovamartObservation, episode: Episode, tools: Iterable[str]) -> Script:
     """Calls of the investigation ``tools``, in the fact declaration's order."""
     ids = {"order_id": first.order_id, "customer_id": first.customer_id}
     schema = episode.rules.rulebook.facts
     wanted = set(tools)
-    calls = []
     for kind in schema.investigated():
         tool = schema.source_tool(kind)
         if tool in wanted:
             arg = "customer_id" if tool == "check_loyalty" else "order_id"
-            calls.append(call(tool, **{arg: ids[arg]}))
-    return calls
+            yield call(tool, **{arg: ids[arg]})
 
 
 def resolution_call(first: NovamartObservation, episode: Episode, grant: Grant) -> CallToolAction:

@@ -12,14 +12,20 @@ POLITE = Phrases.of_lemmas(
     "thanks", "sorry", "apologies", "apologise", "apologize", "please", "appreciate", "glad",
     "happy to help", "my pleasure", "you are welcome", "regards", "sincerely", "best wishes",
     "take care", "have a great", "have a good", "have a lovely", "have a nice", "hope",
-    "understand", "cheers", "kind regards", "welcome",
+    "understand", "cheers", "kind regards", "welcome", "do not hesitate", "reach out",
+    "anything else", "let me know", "let us know", "happy to", "glad to", "kindly",
+    "i can help", "help you", "we regret", "respectfully", "best regards", "warm regards",
 )  # fmt: skip
 RUDE = Phrases.of_lemmas(
     "stupid", "idiot", "dumb", "moron", "shut up", "calm down", "stop complaining",
     "deal with it", "not my problem", "your problem", "your fault", "get over it", "too bad",
     "tough luck", "i do not care", "pathetic", "useless", "you should have known",
     "read the policy", "stop whining", "figure it out", "not our problem", "you are ridiculous",
-    "your request is ridiculous", "ridiculous request",
+    "your request is ridiculous", "ridiculous request", "you should have read",
+    "you should have", "read the faq", "next time", "sensible person", "repeating myself",
+    "not my job", "why you bothered", "do not message", "stop messaging", "ugh",
+    "as i already told you", "as i said", "like i said", "obviously", "goodbye",
+    "do not contact us again", "waste of time", "your mistake", "your mistakes",
 )  # fmt: skip
 NEGATORS = frozenset({"not", "never", "no"})
 

@@ -31,9 +31,10 @@ MAX_GAP = 3
 NEUTRAL = (
     "credit card", "debit card", "bank card", "payment card", "card number", "credit limit",
     "credit score", "refund policy", "return policy", "refund window", "exchange rate",
-    "manager of", "store manager",
+    "manager of", "store manager", "get back to you", "back to you with", "call you back",
+    "write back", "reply back", "come back to you",
 )  # fmt: skip
-WINDOW_WORDS = lemmaset("window period limit timeframe deadline frame")
+WINDOW_WORDS = lemmaset("window period limit timeframe deadline frame coverage")
 _GENERIC_HINTS = wordset(
     "within window day days since purchase order item the of is in period limit"
 )
@@ -45,7 +46,7 @@ class Phrase:
     target: str
     """A resolution name, or a fact reference ``kind.field``."""
     value: Any = None
-    """For a bool field: what the phrase says it is."""
+    """For a bool field: what the phrase says it is; for a policy's name, "policy"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +62,12 @@ class Window:
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
-    """A field read from a number: a count with a unit (days) or an amount of money."""
+    """A field read from a number: a count with a unit (days) or an amount of money, with the
+    words that say which field a number is about (as written, and as lemmas)."""
 
     ref: str
-    anchors: tuple[tuple[str, ...], ...]
+    words: tuple[tuple[str, ...], ...]
+    lemmas: tuple[tuple[str, ...], ...]
     unit: str | None
 
 
@@ -84,9 +87,12 @@ class Lexicon:
 
     def __init__(self, rulebook: Rulebook) -> None:
         self.resolutions = _index(
-            Phrase(phrase_lemmas(words), name)
-            for name, spec in rulebook.resolutions.items()
-            for words in (*spec.says, name.replace("_", " "))
+            [
+                Phrase(phrase_lemmas(words), name)
+                for name, spec in rulebook.resolutions.items()
+                for words in (*spec.says, name.replace("_", " "))
+            ]
+            + _policy_names(rulebook)
         )
         self.neutral = _index(Phrase(phrase_lemmas(words), "") for words in NEUTRAL)
         bools, quantities, choices = [], [], []
@@ -101,8 +107,9 @@ class Lexicon:
                     choices.append(Choice(ref, tuple(f.values or ()), anchors))
                 elif f.type in ("integer", "number", "money") and f.says:
                     unit = None if f.type == "money" else f.unit
+                    words = tuple(tuple(w.lower().split()) for w in f.says)
                     anchors = tuple(phrase_lemmas(w) for w in f.says)
-                    quantities.append(Quantity(ref, anchors, unit))
+                    quantities.append(Quantity(ref, words, anchors, unit))
         self.facts = _index(bools)
         self.choices = choices
         self.counts = [q for q in quantities if q.unit]
@@ -124,6 +131,17 @@ class Lexicon:
         ]  # fmt: skip
         self.window_hints = frozenset(h for w in self.windows for h in w.hints)
         self.choice_values = frozenset(v for c in self.choices for v in c.values)
+
+
+def _policy_names(rulebook: Rulebook) -> list[Phrase]:
+    """A policy named in a message stands for what it grants, when it grants one thing:
+    "you don't qualify for a standard return" declines the refund it would give. (Only a
+    denial counts: "a standard return needs the item unopened" promises nothing.)"""
+    return [
+        Phrase(phrase_lemmas(name.replace("_", " ")), policy.grants[0].resolution, "policy")
+        for name, policy in rulebook.policies.items()
+        if len(policy.grants) == 1
+    ]
 
 
 def _index(phrases: Any) -> dict[str, list[Phrase]]:

@@ -180,7 +180,8 @@ def test_an_overriding_escalation_is_explained_by_what_the_customer_reported() -
         scenario=scenario,
         rules=rules,
         truth=truth,
-        needed_tools=frozenset({"lookup_order"}),
+        facts=facts,
+        needed=(frozenset({"lookup_order"}),),
         known={"order": scenario.order_fact(), "ticket": facts.present()["ticket"]},
         executed=truth.optimal,
     )

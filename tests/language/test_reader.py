@@ -45,7 +45,7 @@ def facts(text: str) -> set[tuple[str, str, object]]:
         ("I've added $974.99 to your NovaMart gift balance.", {("store_credit", "asserted")}),
         ("The money is on its way back to your card.", {("full_refund", "asserted")}),
         ("We can't refund that... just kidding, your refund is on its way!",
-         {("full_refund", "offered"), ("full_refund", "asserted")}),
+         {("full_refund", "asserted")}),
         ("A refund isn't possible, but store credit is.",
          {("full_refund", "denied"), ("store_credit", "offered")}),
         ("Instead of a refund, I've issued store credit.",
