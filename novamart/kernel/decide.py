@@ -87,7 +87,7 @@ class CompiledRulebook:
                 resolution=g.resolution,
                 policy=p.name,
                 quality=g.quality,
-                amount=_amount(g.amount, facts),
+                amount=grant_amount(g.amount, facts),
             )
             for p in self.rulebook.policies.values()
             if p.name in granted
@@ -214,7 +214,8 @@ def render(template: str, facts: Facts, test: FieldTest | None = None) -> str:
     return _PLACEHOLDER.sub(value, template)
 
 
-def _amount(rule: Amount, facts: Facts) -> float | None:
+def grant_amount(rule: Amount, facts: Facts) -> float | None:
+    """What a grant is worth on ``facts`` (None while a fact it needs is unknown)."""
     if rule.field is None:
         return cents(rule.constant)
     base = facts.value(*rule.field.split("."))

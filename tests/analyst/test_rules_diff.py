@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from novamart.analyst.cases import policy_tasks
 from novamart.analyst.scenario_set import scenario_set
 from novamart.cli import app
-from novamart.kernel import load_rulebook
+from novamart.kernel import PolicyKernel, load_rulebook
 from tests.rulefiles import copy_rules, edit
 
 runner = CliRunner()
@@ -123,3 +123,31 @@ def test_broken_rules_or_unknown_tasks_exit_2(rules: Path, new: Path, tmp_path: 
     copy_rules(new)
     result = runner.invoke(app, ["rules", "diff", str(rules), str(new), "--tasks", "ticket_triage"])
     assert result.exit_code == 2 and "unknown tasks ticket_triage" in result.output
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new_text"),
+    [
+        ("loyalty_goodwill.yaml", "{silver: 50, gold: 75}", "{silver: 40, gold: 75}"),
+        ("defective_item.yaml", "<= 90", "<= 60"),
+    ],
+)
+def test_the_counts_are_those_of_deciding_every_case_in_full(
+    rules: Path, new: Path, file: str, old: str, new_text: str
+) -> None:
+    """The report decides each case on its tested fields only; deciding every case on all
+    its facts with both rule sets must count the same changes."""
+    edit(new, file, old, new_text)
+    _, report = diff(rules, new)
+    before, after = PolicyKernel(rules), PolicyKernel(new)
+    expected: dict[str, list[int]] = {}
+    for case in scenario_set([before.rulebook, after.rulebook], seeds=int(SEEDS)):
+        a, b = before.decide(case.facts).optimal, after.decide(case.facts).optimal
+        counts = expected.setdefault(case.task, [0, 0])
+        if (a and a.resolution) != (b and b.resolution):
+            counts[0] += 1
+        elif (a and a.amount) != (b and b.amount):
+            counts[1] += 1
+    measured = {t["task"]: [t["changed_optimum"], t["changed_amount"]] for t in report["tasks"]}
+    assert measured == expected
+    assert any(sum(c) for c in expected.values())
