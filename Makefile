@@ -17,7 +17,7 @@ run: $(STAMP)
 	$(VENV)/bin/novamart serve --web
 
 test: $(STAMP)
-	sh scripts/install-browser.sh
+	$(PY) -m tests.browser.locate
 	$(VENV)/bin/pytest -q
 
 lint: $(STAMP)

@@ -5,9 +5,11 @@ an episode runs over the WebSocket /ws, one environment per connection, or per H
 session that a /ws?session_id= joins (OpenEnv's MCPToolClient). Settings:
 HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions,
 joined ones included, are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false;
-true serves /web, and only then is gradio imported),
-RULES_DIR (the repository's rules/) and ADMIN_TOKEN (unset: no admin routes; set:
-POST /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`).
+true serves the tool view at /web, and only then is gradio imported, and the policy workbench
+at /workbench with its read-only /policy API), RULES_DIR (the repository's rules/; a set that
+fails its checks or its own examples stops the start) and ADMIN_TOKEN (set: POST
+/admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`;
+unset: they answer 403 ADMIN_DISABLED).
 """
 
 from __future__ import annotations
@@ -25,12 +27,14 @@ from openenv.core.env_server.mcp_types import CallToolAction
 from openenv.core.env_server.types import ConcurrencyConfig
 from pydantic import BaseModel, ConfigDict, Field
 
+from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
 from novamart.server.sessions import sessions_reaped_when_idle
+from novamart.server.workbench import install_workbench
 
 
 class ServerSettings(BaseModel):
@@ -64,6 +68,11 @@ async def _invalid_argument(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(status_code=422, content={"detail": str(exc), "code": "INVALID_ARGUMENT"})
 
 
+def serves_web_ui(served: FastAPI) -> bool:
+    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
+    return any(getattr(route, "path", None) == "/web" for route in served.routes)
+
+
 def build_app(settings: ServerSettings) -> FastAPI:
     """The FastAPI app: OpenEnv's routes (+ the NovaMart web UI at /web when enabled)."""
     concurrency = ConcurrencyConfig(
@@ -85,20 +94,18 @@ def build_app(settings: ServerSettings) -> FastAPI:
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     kernel = default_kernel()  # the one every environment of this process resets on
+    tools = resolution_tools()
     if settings.rules_dir is not None:
-        kernel.reload(settings.rules_dir)
-    if settings.admin_token:  # no token, no admin routes: a public Space stays read-only
-        install_admin_routes(served, kernel, token=settings.admin_token)
+        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    # no token: the admin routes say they are off, so a public Space stays read-only
+    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
+    if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
+        install_workbench(served, kernel)
     return served
 
 
 settings = ServerSettings.from_environ()
 app = build_app(settings)
-
-
-def serves_web_ui(served: FastAPI) -> bool:
-    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
-    return any(getattr(route, "path", None) == "/web" for route in served.routes)
 
 
 def main() -> None:

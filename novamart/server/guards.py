@@ -23,7 +23,9 @@ ASGIApp = Callable[[Message, Receive, Send], Awaitable[None]]
 
 SESSION_PATH = "/ws"
 MCP_PATH = "/mcp"
-HTTP_API_PATHS = frozenset({"/reset", "/step", MCP_PATH, "/web/reset", "/web/step"})
+HTTP_API_PATHS = frozenset(
+    {"/reset", "/step", MCP_PATH, "/web/reset", "/web/step", "/policy/explain", "/policy/diff"}
+)
 MAX_DEPTH = 64
 JSONRPC_PARSE_ERROR = -32700
 JSONRPC_INVALID_REQUEST = -32600
