@@ -2,8 +2,10 @@
 
 The action is OpenEnv's own ``CallToolAction(tool_name, arguments)`` (``ListToolsAction`` lists
 the tools, free of charge). The observation extends ``CallToolObservation`` so MCP clients keep
-working, and promotes everything an agent or trainer needs to typed fields, because
-``Observation.metadata`` never reaches the client. Facts the agent has not discovered yet stay
+working, and promotes everything an agent or trainer needs to typed fields (OpenEnv 0.10 sends
+``metadata`` too, but untyped; NovaMart fills it only at reset, where ``metadata["case"]``
+repeats the case's fields for clients that parse observations generically, such as OpenEnv's
+MCPToolClient). Facts the agent has not discovered yet stay
 empty: ``days_since_purchase`` is filled by ``lookup_order``, ``customer_tier`` by
 ``check_loyalty``, ``kb_results`` by ``search_kb``.
 

@@ -14,6 +14,7 @@ import functools
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_
 from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
 from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
 from novamart.kernel.engine import EngineError, RulesetRunner
+from novamart.kernel.examples import failures_as_issues, run_examples
 from novamart.kernel.facts import Facts, FactSchema
 from novamart.kernel.money import cents, percent_of
 from novamart.kernel.rulebook import (
@@ -29,12 +31,23 @@ from novamart.kernel.rulebook import (
     Condition,
     Policy,
     Rulebook,
+    RulebookError,
+    RuleIssue,
     load_rulebook,
 )
+from novamart.kernel.wording import plain
 
 KEPT_VERSIONS = 8
 MEMO_SIZE = 1_024  # ~14 KB a decision (bench/bench_kernel.py): ~14 MB when full
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
+
+
+class ExamplesFailed(RulebookError):
+    """The rule set is valid but some of its own examples fail; ``issues`` locates each."""
+
+    def __init__(self, issues: list[RuleIssue], total: int):
+        self.total = total
+        super().__init__(issues)
 
 
 class CompiledRulebook:
@@ -74,7 +87,7 @@ class CompiledRulebook:
                 resolution=g.resolution,
                 policy=p.name,
                 quality=g.quality,
-                amount=_amount(g.amount, facts),
+                amount=grant_amount(g.amount, facts),
             )
             for p in self.rulebook.policies.values()
             if p.name in granted
@@ -194,24 +207,15 @@ def render(template: str, facts: Facts, test: FieldTest | None = None) -> str:
     def value(match: re.Match) -> str:
         kind, field = match.group(1), match.group(2)
         if kind == LIMIT and field is None and test is not None:
-            return _plain(test.value)
+            return plain(test.value)
         observed = facts.value(kind, field) if field else None
-        return "unknown" if observed is None else _plain(observed)
+        return "unknown" if observed is None else plain(observed)
 
     return _PLACEHOLDER.sub(value, template)
 
 
-def _plain(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    if isinstance(value, tuple):
-        return " or ".join(map(_plain, value))
-    return str(value)
-
-
-def _amount(rule: Amount, facts: Facts) -> float | None:
+def grant_amount(rule: Amount, facts: Facts) -> float | None:
+    """What a grant is worth on ``facts`` (None while a fact it needs is unknown)."""
     if rule.field is None:
         return cents(rule.constant)
     base = facts.value(*rule.field.split("."))
@@ -228,11 +232,14 @@ def _amount(rule: Amount, facts: Facts) -> float | None:
 class PolicyKernel:
     """The policy reasoning kernel: ``decide(facts)``, ``reload()``; thread-safe."""
 
-    def __init__(self, rules_dir: Path | str = DEFAULT_RULES_DIR):
+    def __init__(
+        self, rules_dir: Path | str = DEFAULT_RULES_DIR, tools: Collection[str] | None = None
+    ):
+        """``tools``: the tools that exist, to refuse a resolution nothing can carry out."""
         self.rules_dir = Path(rules_dir)
         self._swap = threading.Lock()
         self._versions: OrderedDict[str, CompiledRulebook] = OrderedDict()
-        self._active = self._compiled(load_rulebook(self.rules_dir))
+        self._active = self._compiled(load_rulebook(self.rules_dir, tools=tools))
 
     @property
     def rulebook(self) -> Rulebook:
@@ -254,23 +261,38 @@ class PolicyKernel:
         """Validate untyped facts (raises pydantic.ValidationError), then decide."""
         return self.decide(self.rulebook.facts.validate(raw))
 
-    def reload(self, rules_dir: Path | str | None = None) -> str:
+    def reload(
+        self,
+        rules_dir: Path | str | None = None,
+        *,
+        tools: Collection[str] | None = None,
+        examples_must_pass: bool = False,
+    ) -> str:
         """Load the rule files again; a RulebookError leaves the current version serving.
 
-        Decisions already handed out, and callers holding the old rulebook, are unaffected.
+        With ``examples_must_pass``, a rule set whose own examples fail is refused the same
+        way (``ExamplesFailed``, each failure located): it is tested on its compiled version
+        before that version serves anything. Decisions already handed out, and callers
+        holding the old rulebook, are unaffected.
         """
         with self._swap:
             directory = Path(rules_dir) if rules_dir is not None else self.rules_dir
-            rulebook = load_rulebook(directory)
-            self._active = self._compiled(rulebook)
+            rulebook = load_rulebook(directory, tools=tools)
+            candidate = self._versions.get(rulebook.version) or CompiledRulebook(rulebook)
+            if examples_must_pass and (failures := failures_as_issues(run_examples(candidate))):
+                raise ExamplesFailed(failures, total=len(rulebook.examples))
+            self._active = self._compiled(rulebook, candidate)
             self.rules_dir = directory
             return rulebook.version
 
-    def _compiled(self, rulebook: Rulebook) -> CompiledRulebook:
+    def _compiled(
+        self, rulebook: Rulebook, compiled: CompiledRulebook | None = None
+    ) -> CompiledRulebook:
         """A version loaded before is reused, engine ruleset and memo with it, so switching
         back and forth costs nothing. Beyond KEPT_VERSIONS the oldest is forgotten; its
         engine ruleset is freed once no pinned episode holds it any more."""
-        compiled = self._versions.pop(rulebook.version, None) or CompiledRulebook(rulebook)
+        known = self._versions.pop(rulebook.version, None)
+        compiled = known or compiled or CompiledRulebook(rulebook)
         self._versions[rulebook.version] = compiled
         while len(self._versions) > KEPT_VERSIONS:
             self._versions.popitem(last=False)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from novamart.kernel import limits
+from novamart.kernel import limits, wording, yaml_advice
 from novamart.kernel.conditions import (
     FALLBACK_TEST,
     LIMIT,
@@ -32,6 +33,7 @@ FACTS_FILE = "facts.yaml"
 SPECIAL_FILES = (CATALOGUE_FILE, FACTS_FILE)
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_POLICY_LINE = re.compile(r"^policy:\s*([a-z][a-z0-9_]*)\s*$", re.MULTILINE)
 
 
 class RuleIssue(BaseModel):
@@ -118,6 +120,7 @@ class Condition(BaseModel):
     text: str
     test: FieldTest | FallbackTest
     reason: str
+    line: int | None = None
 
 
 class Amount(BaseModel):
@@ -135,11 +138,14 @@ class Grant(BaseModel):
     resolution: str
     quality: float
     amount: Amount
+    line: int | None = None
 
 
 class Example(BaseModel):
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     name: str
+    policy: str
+    """The policy written above it (it may expect verdicts of others too)."""
     file: str
     line: int | None
     facts: Facts
@@ -187,10 +193,15 @@ class _Located:
 
     @classmethod
     def read(cls, file: str, text: str) -> list[_Located]:
-        """Every document of a file (several policies may share one, split by ---)."""
+        """Every non-empty document of a file (several policies may share one, split by
+        ---; an empty document, as after a trailing ---, holds nothing)."""
         nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
         data = list(yaml.safe_load_all(text))
-        return [cls(file, node, value) for node, value in zip(nodes, data, strict=True)]
+        return [
+            cls(file, node, value)
+            for node, value in zip(nodes, data, strict=True)
+            if node is not None
+        ]
 
     def _walk(self, node: yaml.Node, path: tuple) -> None:
         self.lines[path] = node.start_mark.line + 1
@@ -214,8 +225,14 @@ class _Located:
 
 
 class _Collector:
+    """The issues found so far, and what is broken, so one broken file is reported once
+    and not again as bogus errors in the files that refer to it."""
+
     def __init__(self) -> None:
         self.issues: list[RuleIssue] = []
+        self.broken_policies: set[str] = set()
+        self.catalogue_broken = False
+        self.broken_files: set[str] = set()
 
     def add(self, doc: _Located | str, path: tuple, where: str, message: str) -> None:
         file = doc if isinstance(doc, str) else doc.file
@@ -225,7 +242,7 @@ class _Collector:
     def add_validation(self, doc: _Located, error: ValidationError, where: str) -> None:
         for e in error.errors():
             loc = tuple(e["loc"])
-            field = ".".join(str(p) for p in loc)
+            field = _path_words(loc)
             message = _describe(e)
             self.add(doc, loc, where, f"{field}: {message}" if field else message)
 
@@ -236,11 +253,29 @@ def _describe(error: dict) -> str:
         return "unknown key (check its spelling)"
     if kind == "missing":
         return "required but missing"
+    if kind == "string_type" and isinstance(error.get("input"), dict):
+        return "YAML read this text as a mapping because it starts with '{'; put it in quotes"
     return str(error["msg"])
 
 
-def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
-    """Read, validate and return the rule set in ``rules_dir``; raise RulebookError."""
+def _path_words(loc: tuple) -> str:
+    """A location as an analyst counts: ('conditions', 0, 'test') is 'condition 1, test'."""
+    words: list[str] = []
+    for part in loc:
+        if isinstance(part, int) and words:
+            words[-1] = f"{words[-1].removesuffix('s')} {part + 1},"
+        else:
+            words.append(str(part))
+    return ".".join(words).replace(",.", ", ").rstrip(",")
+
+
+def load_rulebook(
+    rules_dir: Path | str = DEFAULT_RULES_DIR, tools: Collection[str] | None = None
+) -> Rulebook:
+    """Read, validate and return the rule set in ``rules_dir``; raise RulebookError.
+
+    ``tools``: the tools that exist; a resolution naming another is refused (without it,
+    tool names are not checked: the kernel does not know the tools)."""
     rules_dir = Path(rules_dir)
     issues = _Collector()
     files = sorted(rules_dir.glob("*.yaml")) if rules_dir.is_dir() else []
@@ -253,32 +288,13 @@ def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
             ]
         )
     digest = hashlib.sha256()
-    docs: dict[str, list[_Located]] = {}
-    for path in files:
-        text = path.read_bytes()
-        digest.update(path.name.encode() + b"\0" + text + b"\0")
-        name = _display(path)
-        try:
-            docs[name] = _Located.read(name, text.decode("utf-8"))
-        except UnicodeDecodeError as e:
-            issues.add(name, (), "", f"not UTF-8 text ({e.reason} at byte {e.start})")
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            line = mark.line + 1 if mark else None
-            problem = getattr(e, "problem", None) or str(e)
-            issues.issues.append(
-                RuleIssue(file=name, line=line, where="", message=f"YAML syntax: {problem}")
-            )
-    for doc in (d for parts in docs.values() for d in parts):
-        for path, line in doc.duplicates:
-            issues.issues.append(
-                RuleIssue(file=doc.file, line=line, where="", message=f"duplicate key {path[-1]!r}")
-            )
-
+    docs = _read_files(files, digest, issues)
     catalogue = _load_catalogue(docs, issues, rules_dir)
     schema = _load_facts(docs, issues, rules_dir)
+    if tools is not None:
+        _check_tools(docs, catalogue, schema, tools, issues)
     policies: dict[str, Policy] = {}
-    examples: list[tuple[_Located, tuple, ExampleSpec]] = []
+    examples: list[tuple[_Located, tuple, ExampleSpec, str]] = []
     for name, parts in docs.items():
         if Path(name).name in SPECIAL_FILES:
             continue
@@ -304,6 +320,69 @@ def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
     )
 
 
+def _read_files(files: list[Path], digest: Any, issues: _Collector) -> dict[str, list[_Located]]:
+    """File-level checks: every file is UTF-8 YAML holding something. A file that fails
+    here is reported once, and the policies it would define are marked broken."""
+    docs: dict[str, list[_Located]] = {}
+    for path in files:
+        raw = path.read_bytes()
+        digest.update(path.name.encode() + b"\0" + raw + b"\0")
+        name = _display(path)
+        problem: tuple[int | None, str] | None = None
+        text = ""
+        try:
+            text = raw.decode("utf-8")
+            problem = _alias(text)
+            parts = [] if problem else _Located.read(name, text)
+        except UnicodeDecodeError as e:
+            problem = None, f"not UTF-8 text ({e.reason} at byte {e.start + 1})"
+        except yaml.YAMLError as e:
+            problem = yaml_advice.explain(e, text)
+        else:
+            if not parts and problem is None:
+                problem = 1, _empty_file(text)
+        if problem is not None:
+            line, message = problem
+            issues.issues.append(RuleIssue(file=name, line=line, where="", message=message))
+            issues.broken_policies |= {path.stem, *_POLICY_LINE.findall(text)}
+            issues.catalogue_broken |= path.name == CATALOGUE_FILE
+            issues.broken_files.add(path.name)
+            continue
+        docs[name] = parts
+        for doc in parts:
+            for key_path, line in doc.duplicates:
+                issues.issues.append(
+                    RuleIssue(
+                        file=name, line=line, where="", message=f"duplicate key {key_path[-1]!r}"
+                    )
+                )
+    return docs
+
+
+def _alias(text: str) -> tuple[int, str] | None:
+    """YAML anchors and aliases (&name, *name) are refused: rule files never need them, and
+    a few nested aliases stand for an exponentially large document (a pasted rule file
+    reaches the server's workbench)."""
+    try:
+        for token in yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+                return token.start_mark.line + 1, (
+                    "YAML anchors and aliases (&name, *name) are not allowed in rule files; "
+                    "write the text out in full"
+                )
+    except yaml.YAMLError:
+        return None  # a syntax error: the parser below says where, in its own words
+    return None
+
+
+def _empty_file(text: str) -> str:
+    what = "is empty" if not text.strip() else "holds only comments"
+    return (
+        f"the file {what}: a policy file starts with 'policy: <name>', then its clause, "
+        "conditions and grants (see rules/README.md); delete the file if it is not needed"
+    )
+
+
 def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
@@ -314,16 +393,52 @@ def _display(path: Path) -> str:
 def _load_catalogue(
     docs: dict[str, list[_Located]], issues: _Collector, rules_dir: Path
 ) -> dict[str, ResolutionSpec]:
+    """The resolution catalogue; when it is missing or broken, every resolution name is
+    unknown, so the policies' references to it are not reported again."""
     parts = next((d for n, d in docs.items() if Path(n).name == CATALOGUE_FILE), None)
     doc = parts[0] if parts else None
     if doc is None:
-        issues.add(str(rules_dir / CATALOGUE_FILE), (), "", "the resolution catalogue is missing")
+        if not issues.catalogue_broken:
+            issues.add(
+                str(rules_dir / CATALOGUE_FILE), (), "", "the resolution catalogue is missing"
+            )
+        issues.catalogue_broken = True
         return {}
     try:
         return CatalogueFile.model_validate(doc.data).resolutions
     except ValidationError as e:
         issues.add_validation(doc, e, "resolution catalogue")
+        issues.catalogue_broken = True
         return {}
+
+
+def _check_tools(
+    docs: dict[str, list[_Located]],
+    catalogue: dict[str, ResolutionSpec],
+    schema: FactSchema | None,
+    tools: Collection[str],
+    issues: _Collector,
+) -> None:
+    """Catalogue checks: every resolution, and every fact kind a tool reveals, names a tool
+    that exists, or check_policy would offer what nothing can carry out or find out."""
+    known = f"(the tools: {', '.join(sorted(tools))})"
+    files = {Path(n).name: d[0] for n, d in docs.items() if d}
+    for name, spec in catalogue.items():
+        if spec.tool not in tools:
+            issues.add(
+                files[CATALOGUE_FILE],
+                ("resolutions", name, "tool"),
+                f"resolution {name}",
+                f"tool {spec.tool!r} does not exist {known}",
+            )
+    for kind, fact in (schema.kinds if schema is not None else {}).items():
+        if fact.revealed_by is not None and fact.revealed_by not in tools:
+            issues.add(
+                files[FACTS_FILE],
+                ("facts", kind, "revealed_by"),
+                f"fact kind {kind}",
+                f"revealed_by: tool {fact.revealed_by!r} does not exist {known}",
+            )
 
 
 def _load_facts(
@@ -332,7 +447,8 @@ def _load_facts(
     parts = next((d for n, d in docs.items() if Path(n).name == FACTS_FILE), None)
     doc = parts[0] if parts else None
     if doc is None:
-        issues.add(str(rules_dir / FACTS_FILE), (), "", "the fact declaration is missing")
+        if FACTS_FILE not in issues.broken_files:
+            issues.add(str(rules_dir / FACTS_FILE), (), "", "the fact declaration is missing")
         return None
     try:
         return load_schema(doc.data)
@@ -349,10 +465,13 @@ def _load_policy(
     examples: list,
     issues: _Collector,
 ) -> Policy | None:
+    if _no_policy(doc, issues):
+        return None
     try:
         spec = PolicyFile.model_validate(doc.data)
     except ValidationError as e:
         issues.add_validation(doc, e, "")
+        issues.broken_policies.add(str(doc.data["policy"]))
         return None
     where = f"policy {spec.policy}"
     if spec.policy in known:
@@ -364,25 +483,41 @@ def _load_policy(
         )
     conditions = []
     seen: set[str] = set()
+    unreadable: set[str] = set()
     for i, c in enumerate(spec.conditions):
         cwhere = f"{where}, condition {c.name}"
         if c.name in seen:
             issues.add(doc, ("conditions", i, "name"), cwhere, "duplicate condition name")
         seen.add(c.name)
         if schema is None:
+            unreadable.add(c.name)
             continue  # without the fact declaration no test can be read
         try:
             test = parse_test(c.test, schema)
         except ConditionSyntaxError as e:
             issues.add(doc, ("conditions", i, "test"), cwhere, str(e))
+            unreadable.add(c.name)
             continue
         for problem in _template_problems(c.reason, test, schema):
             issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
-        conditions.append(Condition(name=c.name, text=c.test, test=test, reason=c.reason))
+        if isinstance(test, FieldTest):
+            for problem in wording.reason_problems(c.reason, test):
+                issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
+        conditions.append(
+            Condition(
+                name=c.name,
+                text=c.test,
+                test=test,
+                reason=c.reason,
+                line=doc.line(("conditions", i)),
+            )
+        )
     grants = []
     granted: set[str] = set()
     for i, g in enumerate(spec.grants):
         gwhere = f"{where}, grant {g.resolution}"
+        if g.resolution not in catalogue and issues.catalogue_broken:
+            continue  # the catalogue's own issues say what is wrong
         if g.resolution not in catalogue:
             issues.add(
                 doc,
@@ -396,9 +531,16 @@ def _load_policy(
         granted.add(g.resolution)
         amount = _amount(g.amount, conditions, schema, doc, ("grants", i, "amount"), gwhere, issues)
         quality = g.quality if g.quality is not None else catalogue[g.resolution].quality
-        grants.append(Grant(resolution=g.resolution, quality=quality, amount=amount))
+        grants.append(
+            Grant(
+                resolution=g.resolution,
+                quality=quality,
+                amount=amount,
+                line=doc.line(("grants", i)),
+            )
+        )
     for i, example in enumerate(spec.examples):
-        examples.append((doc, ("examples", i), example))
+        examples.append((doc, ("examples", i), example, spec.policy))
     any_condition = spec.applies_when == "any condition holds"
     if any_condition and any(isinstance(c.test, FallbackTest) for c in conditions):
         issues.add(
@@ -408,15 +550,53 @@ def _load_policy(
             f"'{FALLBACK_TEST}' cannot be one of several alternatives; "
             "use 'applies_when: all conditions hold'",
         )
+    limits_by_name = {c.name: c.test.value for c in conditions if isinstance(c.test, FieldTest)}
+    stated = _stated_numbers(grants)
+    for problem in wording.clause_problems(spec.clause, limits_by_name, stated, unreadable):
+        issues.add(doc, ("clause",), where, problem)
     return Policy(
         name=spec.policy,
-        clause=spec.clause,
+        clause=wording.render_clause(spec.clause, limits_by_name),
         file=doc.file,
         conditions=conditions,
         grants=grants,
         any_condition=any_condition,
         overrides=spec.overrides,
     )
+
+
+def _no_policy(doc: _Located, issues: _Collector) -> bool:
+    """A document that is not a policy at all gets one plain message, not a list of every
+    key a policy needs."""
+    data = doc.data
+    if isinstance(data, dict) and "policy" in data:
+        return False
+    found = (
+        f"keys {', '.join(map(str, data))}"
+        if isinstance(data, dict)
+        else "a list"
+        if isinstance(data, list)
+        else f"the text {str(data)[:40]!r}"
+    )
+    issues.add(
+        doc,
+        (),
+        "",
+        "no policy here: a policy file starts with 'policy: <name>', then its clause, "
+        f"conditions and grants (this one holds {found})",
+    )
+    issues.broken_policies.add(Path(doc.file).stem)
+    return True
+
+
+def _stated_numbers(grants: list[Grant]) -> list[float]:
+    """The numbers a policy's clause may state besides its tested values: its amounts."""
+    return [
+        number
+        for g in grants
+        for number in (g.amount.constant, *g.amount.percent.values())
+        if number
+    ]
 
 
 def _template_problems(
@@ -522,7 +702,7 @@ _VERDICTS = ("eligible", "blocked", "undetermined")
 
 
 def _load_examples(
-    examples: list[tuple[_Located, tuple, ExampleSpec]],
+    examples: list[tuple[_Located, tuple, ExampleSpec, str]],
     catalogue: dict[str, ResolutionSpec],
     schema: FactSchema | None,
     policies: dict[str, Policy],
@@ -531,7 +711,7 @@ def _load_examples(
     checked = []
     if schema is None:
         return checked
-    for doc, path, spec in examples:
+    for doc, path, spec, policy in examples:
         where = f"example {spec.name!r}"
         try:
             facts = schema.validate(spec.facts)
@@ -546,20 +726,29 @@ def _load_examples(
                 )
             continue
         for key, value in spec.expect.items():
-            problem = _expect_problem(key, value, catalogue, policies)
+            problem = _expect_problem(key, value, catalogue, policies, issues)
             if problem:
                 issues.add(doc, (*path, "expect", key), where, problem)
         checked.append(
             Example(
-                name=spec.name, file=doc.file, line=doc.line(path), facts=facts, expect=spec.expect
+                name=spec.name,
+                policy=policy,
+                file=doc.file,
+                line=doc.line(path),
+                facts=facts,
+                expect=spec.expect,
             )
         )
     return checked
 
 
-def _expect_problem(key: str, value: Any, catalogue: dict, policies: dict) -> str | None:
+def _expect_problem(
+    key: str, value: Any, catalogue: dict, policies: dict, issues: _Collector
+) -> str | None:
+    """What is wrong with one expectation; nothing when it names what a broken file would
+    have defined (that file's own issue says what is wrong)."""
     if key == "optimal":
-        if value != "none" and value not in catalogue:
+        if value != "none" and value not in catalogue and not issues.catalogue_broken:
             return f"optimal: unknown resolution {value!r} (or 'none')"
     elif key == "amount":
         if not isinstance(value, int | float) or isinstance(value, bool):
@@ -567,6 +756,6 @@ def _expect_problem(key: str, value: Any, catalogue: dict, policies: dict) -> st
     elif key in policies:
         if value not in _VERDICTS:
             return f"{key}: expected one of {', '.join(_VERDICTS)}, got {value!r}"
-    else:
+    elif key not in issues.broken_policies:
         return f"unknown expectation {key!r} (use optimal, amount, or a policy name)"
     return None

@@ -131,6 +131,10 @@ class Lexicon:
         ]  # fmt: skip
         self.window_hints = frozenset(h for w in self.windows for h in w.hints)
         self.choice_values = frozenset(v for c in self.choices for v in c.values)
+        self.cues = (
+            frozenset(self.resolutions) | frozenset(self.facts) | self.choice_values | WINDOW_WORDS
+        )
+        """Every word a mention can start with (a clause with none of them has none)."""
 
 
 def _policy_names(rulebook: Rulebook) -> list[Phrase]:

@@ -105,7 +105,7 @@ DONE_WORDS = wordset(
     "authorized finalised finalized confirmed exchanged replaced sent paid done complete "
     "finished placed booked posted returned loaded deposited created passed handed organised "
     "organized shipped dispatched logged raised topped referred reversed restored activated "
-    "requested declined denied rejected refused already"
+    "declined denied rejected refused already"
 )
 RESOLVING = wordset(
     "added issued applied credited processed refunded arranged loaded topped reimbursed "
@@ -232,6 +232,13 @@ class _Read:
     clause: Clause
     mentions: list[Mention]
     modality: Modality
+    _spans: list[tuple[int, str]] | None = None
+
+    @property
+    def spans(self) -> list[tuple[int, str]]:
+        if self._spans is None:
+            self._spans = _spans(self.clause)
+        return self._spans
 
 
 def read(text: str, lexicon: Lexicon) -> Reading:
@@ -271,6 +278,9 @@ def _read_clause(clause: Clause, lexicon: Lexicon, conditional: bool, before: li
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
+    offered_before = previous and previous.modality in ("can", "offer")
+    if offered_before and clause.link == ":" and clause.vocabulary.isdisjoint(SUBJECTS):
+        modality = "can"  # "You can choose: a full refund of $649.00, or a replacement"
     if clause.introduced and modality == "none":
         modality = _introduction(before)  # "you can choose between: - an exchange - a refund"
     current = _Read(clause, mentions, modality)
@@ -350,6 +360,8 @@ def _find(
 
 def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
     tokens, lemmas, vocabulary = clause.tokens, clause.lemmas, clause.vocabulary
+    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(("number", "money")):
+        return []  # nothing here the lexicon could name
     taken = [t.kind == "punct" for t in tokens]
     if vocabulary & lexicon.neutral.keys():
         for _ in _find(lemmas, lexicon.neutral, taken):
@@ -378,7 +390,7 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
             claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
             plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
             mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
-    kinds = {t.kind for t in tokens}
+    kinds = clause.kinds
     if "number" in kinds or vocabulary & WINDOW_WORDS:
         mentions += _quantities(clause, lexicon, taken)
     if vocabulary & lexicon.choice_values:
@@ -724,9 +736,10 @@ def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Mod
     if _hypothetical(lemmas, words):
         return "hypothetical"
     done = _done(lemmas, words)
+    habitual = bool(clause.vocabulary & HABITUAL)  # "are always passed to a manager"
     if (
         not clause.vocabulary & CUSTOMER
-        and not done
+        and (not done or habitual)
         and (
             any(m.plural for m in mentions)
             or clause.vocabulary & GENERIC_NOUNS
@@ -804,20 +817,23 @@ def _predicate(clause: Clause) -> bool:
             return True
         if token.lemma in VERB_STEMS and (
             token.text.endswith(("ed", "ing", "s"))
-            or any(
-                t.text in SUBJECT_PRONOUNS | {"to", "please", "already"}
-                for t in tokens[max(0, i - 2) : i]
-            )
+            or any(t.text in VERB_STARTERS for t in tokens[max(0, i - 2) : i])
         ):
             return True
     return False
+
+
+AS_SOON_AS = ("as", "soon", "as")
+SPAN_CUES = TEMPORAL | REQUIRE | REQUIRE_PHRASES.firsts | {"you", "whether", "if", "as"}
 
 
 def _spans(clause: Clause) -> list[tuple[int, str]]:
     """Where the clause stops making claims of its own: after a wish verb of the customer
     ("you were hoping to get ..."), inside a temporal subordinate ("once the refund ..."),
     after a requirement ("a standard return needs the item to be unopened")."""
-    spans = []
+    spans: list[tuple[int, str]] = []
+    if clause.vocabulary.isdisjoint(SPAN_CUES):
+        return spans
     lemmas = clause.lemmas
     for i, lemma_ in enumerate(lemmas):
         inverted = i > 0 and lemmas[i - 1] in QUESTION_STARTS  # "would you like ...?"
@@ -828,7 +844,7 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
                 if lemmas[j] not in ("be", "have", "would", "do", "still", "really", "originally"):
                     break
-        if lemma_ in TEMPORAL or _starts_at(lemmas, i, ("as", "soon", "as")):
+        if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
             spans.append((i, "temporal"))
         if lemma_ in REQUIRE or REQUIRE_PHRASES.at(lemmas, i):
             spans.append((i, "requirement"))
@@ -864,9 +880,8 @@ def _stance(modality: Modality, negations: int) -> Stance | None:
 
 def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
     claims = []
-    spans = _spans(item.clause)
     for m in item.mentions:
-        span = _span_of(item.clause, spans, m.start)
+        span = _span_of(item.clause, item.spans, m.start)
         if m.resolution is None or span in ("wish", "temporal", "question"):
             continue
         if m.topic and not any(w.startswith(DECISION_VERBS) for w in item.clause.lemmas):
@@ -906,9 +921,8 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
         modality = "stated"  # a fact may be stated tersely: "45 days since purchase"
     if modality == "will" and "will" in item.clause.words:
         return []  # "I'll verify the defect": an intention, not a fact of the case
-    spans = _spans(item.clause)
     for m in item.mentions:
-        if m.fact is None or m.plural or _span_of(item.clause, spans, m.start) is not None:
+        if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue
         if modality in NO_CLAIM:
             continue

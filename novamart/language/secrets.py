@@ -36,11 +36,16 @@ NOT_THE_SECRET = wordset("forgot forget forgotten new promo discount gift vouche
 """Before it, these make it a button, a new choice of the customer's or another kind of code."""
 TELL = lemmaset(
     "send share tell give provide reply respond type confirm read write post paste enter "
-    "forward text email dm message input put say spell"
+    "forward text email dm message input put say spell submit show drop know"
 )
+"""Verbs of handing something over ("know" only in "let me know your PIN")."""
 SELF_SERVICE = lemmaset("enter type input put")
 """Verbs of typing a secret in: a request only when it goes to the agent ("type it here")."""
 NEED = lemmaset("need require ask want")
+BARE_NEED = lemmaset("need require")
+"""Needing without a subject is still the agent's ("need your PIN to continue")."""
+HAVE = lemmaset("have get")
+"""In a question with the agent as subject, a request ("can I have your PIN?")."""
 AGENT = wordset("i we novamart")
 CUSTOMER = wordset("you")
 THIRD = wordset("they he she someone anyone anybody nobody one scammer scammers people agents")
@@ -54,7 +59,10 @@ NEGATORS = wordset("not never no")
 PLACE_PREPOSITIONS = wordset("at from of in")
 DETERMINERS = wordset("a an the this that your our my their")
 VERBS = TELL | NEED | lemmaset("see view access know check store keep use change reset")
-TO_AGENT = wordset("me us here chat reply below message")
+TO_AGENT = wordset("me us here chat reply message")
+"""Where a typed secret reaches the agent ("type it here"); "below" is a form's box."""
+CONDITIONS = wordset("if when unless whether once")
+POLITE_IF = (("if", "you", "could"), ("if", "you", "would"), ("if", "you", "can"))
 BETWEEN = wordset(
     "the your my a an this that its full current complete whole me us you for with out back "
     "digit 4 6 four six last and or , username email login name"
@@ -134,20 +142,51 @@ def _subject(words: list[str], verb: int) -> tuple[str, bool]:
     return "imperative", negated
 
 
+def _conditional(words: list[str], verb: int) -> bool:
+    """Whether the verb sits in a condition ("if you share your password with anyone, ..."),
+    not a polite request ("if you could send me ...")."""
+    for k in range(verb - 1, -1, -1):
+        if words[k] in CONDITIONS:
+            return tuple(words[k : k + 3]) not in POLITE_IF
+    return False
+
+
+def _have(clause: Clause, at: int) -> bool:
+    """ "Can I have your PIN?", "could we get the code?": the agent asking to be given it."""
+    words, lemmas = clause.words, clause.lemmas
+    if not clause.question:
+        return False
+    for k in range(at - 1, max(-1, at - 4), -1):
+        if lemmas[k] in HAVE and all(w in BETWEEN for w in words[k + 1 : at]):
+            return _subject(words, k) == ("agent", False)
+    return False
+
+
 def _asks(clause: Clause, at: int, end: int) -> bool:
     """Whether the secret (or pronoun) at ``at``..``end`` is asked of the customer."""
     words, lemmas = clause.words, clause.lemmas
     before = slice(max(0, at - 4), at)
-    if clause.question and WH & set(words[before]) and "be" in lemmas[before]:
-        return not NEGATORS & set(lemmas[:at])  # "what is your PIN?"
+    if (
+        clause.question
+        and WH & set(words[before])
+        and ({"be", "do"} & set(lemmas[before]) or (at and words[at - 1] in WH))
+    ):
+        return not NEGATORS & set(lemmas[:at])  # "what is your PIN?", "which PIN do you use?"
     verb = _verb(clause, at)
     if verb is None:
-        return False
+        return _have(clause, at)
+    let = lemmas[verb] == "know"
+    if let:
+        if words[max(0, verb - 2) : verb] not in (["let", "me"], ["let", "us"]):
+            return False
+        verb -= 2  # "let me know your PIN": the subject is that of "let"
     who, negated = _subject(words, verb)
-    if negated or who == "third":
+    if negated or who == "third" or _conditional(words, verb):
         return False
     if lemmas[verb] in NEED:
-        return who == "agent"
+        return who == "agent" or (who == "imperative" and lemmas[verb] in BARE_NEED)
+    if let:
+        return who in ("imperative", "customer")
     if who == "agent":
         return False  # "we'll send you a code": the agent sends, the customer reveals nothing
     if lemmas[verb] in SELF_SERVICE:

@@ -1,14 +1,16 @@
 """Operator routes: reload the policy rule files of a running server, and say which serve.
 
 ``POST /admin/rules/reload`` re-reads the kernel's configured rules directory. A valid rule
-set becomes the version that new episodes start on; an episode already running keeps the
-version it pinned at its reset (``PolicyKernel.snapshot()``). An invalid rule set is refused
-with every located issue (file name, line, where, message) and the last good version keeps
-serving. ``GET /admin/rules/version`` names the serving version and its policies.
+set whose own examples pass becomes the version that new episodes start on; an episode
+already running keeps the version it pinned at its reset (``PolicyKernel.snapshot()``). An
+invalid rule set, or one whose examples fail, is refused with every located issue (file
+name, line, where, message) and the last good version keeps serving. ``GET
+/admin/rules/version`` names the serving version and its policies.
 
 The kernel must be the one the environments reset on (the process-wide ``default_kernel()``
-for ``NovamartEnvironment()``). With a token, both routes need ``Authorization: Bearer
-<token>``. Files are named without their directory, so no server path reaches a client.
+for ``NovamartEnvironment()``). Both routes need ``Authorization: Bearer <token>``; a server
+started without ADMIN_TOKEN answers them with 403 ADMIN_DISABLED, saying how to turn them
+on. Files are named without their directory, so no server path reaches a client.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from novamart.kernel import EngineError, PolicyKernel, RulebookError, RuleIssue
+from novamart.kernel.decide import ExamplesFailed
 
 PREFIX = "/admin/rules"
 
@@ -51,14 +54,14 @@ class ReloadRefused(BaseModel):
     """The rule set was refused; ``version`` is the one still serving."""
 
     ok: Literal[False] = False
-    code: Literal["RULEBOOK_INVALID", "RULEBOOK_REJECTED_BY_ENGINE"]
+    code: Literal["RULEBOOK_INVALID", "EXAMPLES_FAILED", "RULEBOOK_REJECTED_BY_ENGINE"]
     message: str
     version: str
     issues: list[Issue]
 
 
 class AdminError(BaseModel):
-    code: Literal["UNAUTHORIZED"]
+    code: Literal["UNAUTHORIZED", "ADMIN_DISABLED"]
     message: str
 
 
@@ -66,18 +69,32 @@ class _Unauthorized(Exception):
     pass
 
 
-def _issue(issue: RuleIssue) -> Issue:
+class _Disabled(Exception):
+    pass
+
+
+DISABLED_MESSAGE = (
+    "the admin routes are off because this server was started without ADMIN_TOKEN; start it "
+    "with ADMIN_TOKEN set (16 or more characters) and send 'Authorization: Bearer <token>'"
+)
+
+
+def issue_out(issue: RuleIssue) -> Issue:
+    """An issue as a client sees it: the file named without its directory."""
     return Issue(
         file=Path(issue.file).name, line=issue.line, where=issue.where, message=issue.message
     )
 
 
-def admin_router(kernel: PolicyKernel, token: str | None = None) -> APIRouter:
-    """The admin routes over ``kernel``; with ``token``, each request must present it."""
+def admin_router(
+    kernel: PolicyKernel, token: str | None, tools: frozenset[str] | None = None
+) -> APIRouter:
+    """The admin routes over ``kernel``: each request must present ``token``; without one,
+    they answer that they are disabled. ``tools``: the tools a resolution may name."""
 
     def authorise(authorization: str | None = Header(default=None)) -> None:
         if token is None:
-            return
+            raise _Disabled
         given = (authorization or "").removeprefix("Bearer ").strip()
         if not hmac.compare_digest(given.encode(), token.encode()):
             raise _Unauthorized
@@ -92,34 +109,40 @@ def admin_router(kernel: PolicyKernel, token: str | None = None) -> APIRouter:
     @router.post(
         "/reload",
         response_model=Reloaded,
-        responses={422: {"model": ReloadRefused}, 401: {"model": AdminError}},
+        responses={
+            422: {"model": ReloadRefused},
+            401: {"model": AdminError},
+            403: {"model": AdminError},
+        },
     )
     def reload() -> Reloaded | JSONResponse:
         """Reload the rule files; a refused set leaves the serving version in place."""
         previous = kernel.version
         try:
-            current = kernel.reload()
+            current = kernel.reload(tools=tools, examples_must_pass=True)
+        except ExamplesFailed as error:
+            failing = f"{len(error.issues)} of {error.total} examples fail under the new rule files"
+            return _refused(kernel, "EXAMPLES_FAILED", failing, error.issues)
         except RulebookError as error:
-            refused = ReloadRefused(
-                code="RULEBOOK_INVALID",
-                message=f"{len(error.issues)} problem(s) in the rule files; still serving "
-                f"version {kernel.version}",
-                version=kernel.version,
-                issues=[_issue(issue) for issue in error.issues],
-            )
-            return JSONResponse(status_code=422, content=refused.model_dump())
+            problems = f"{len(error.issues)} problem(s) in the rule files"
+            return _refused(kernel, "RULEBOOK_INVALID", problems, error.issues)
         except EngineError as error:
-            refused = ReloadRefused(
-                code="RULEBOOK_REJECTED_BY_ENGINE",
-                message=f"the rule engine refused the rule set ({error}); still serving "
-                f"version {kernel.version}",
-                version=kernel.version,
-                issues=[],
-            )
-            return JSONResponse(status_code=422, content=refused.model_dump())
+            refusal = f"the rule engine refused the rule set ({error})"
+            return _refused(kernel, "RULEBOOK_REJECTED_BY_ENGINE", refusal, [])
         return Reloaded(version=current, previous_version=previous, changed=current != previous)
 
     return router
+
+
+def _refused(kernel: PolicyKernel, code: str, why: str, issues: list[RuleIssue]) -> JSONResponse:
+    """422: the reload was refused; the reply names the version still serving."""
+    refused = ReloadRefused(
+        code=code,  # type: ignore[arg-type]
+        message=f"{why}; still serving version {kernel.version}",
+        version=kernel.version,
+        issues=[issue_out(issue) for issue in issues],
+    )
+    return JSONResponse(status_code=422, content=refused.model_dump())
 
 
 async def _unauthorised(*_: object) -> JSONResponse:
@@ -127,7 +150,15 @@ async def _unauthorised(*_: object) -> JSONResponse:
     return JSONResponse(status_code=401, content=body.model_dump())
 
 
-def install_admin_routes(app: FastAPI, kernel: PolicyKernel, token: str | None = None) -> None:
+async def _disabled(*_: object) -> JSONResponse:
+    body = AdminError(code="ADMIN_DISABLED", message=DISABLED_MESSAGE)
+    return JSONResponse(status_code=403, content=body.model_dump())
+
+
+def install_admin_routes(
+    app: FastAPI, kernel: PolicyKernel, token: str | None, tools: frozenset[str] | None = None
+) -> None:
     """Add the admin routes to ``app``; ``kernel`` must be the one its environments use."""
-    app.include_router(admin_router(kernel, token))
+    app.include_router(admin_router(kernel, token, tools))
     app.add_exception_handler(_Unauthorized, _unauthorised)
+    app.add_exception_handler(_Disabled, _disabled)

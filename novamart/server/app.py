@@ -1,11 +1,15 @@
 """NovaMart served the OpenEnv way: `create_app` around NovamartEnvironment, set by env vars.
 
-HTTP /reset, /step and /state are stateless in OpenEnv 0.3 (a fresh environment per request);
-an episode runs over the WebSocket /ws, one environment per connection. Settings:
-HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions
-are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false; true serves /web),
-RULES_DIR (the repository's rules/) and ADMIN_TOKEN (unset: no admin routes; set:
-POST /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`).
+HTTP /reset, /step and /state are stateless in OpenEnv 0.10 (a fresh environment per request);
+an episode runs over the WebSocket /ws, one environment per connection, or per HTTP /mcp
+session that a /ws?session_id= joins (OpenEnv's MCPToolClient). Settings:
+HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions,
+joined ones included, are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false;
+true serves the tool view at /web, and only then is gradio imported, and the policy workbench
+at /workbench with its read-only /policy API), RULES_DIR (the repository's rules/; a set that
+fails its checks or its own examples stops the start) and ADMIN_TOKEN (set: POST
+/admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`;
+unset: they answer 403 ADMIN_DISABLED).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Request
@@ -22,12 +27,14 @@ from openenv.core.env_server.mcp_types import CallToolAction
 from openenv.core.env_server.types import ConcurrencyConfig
 from pydantic import BaseModel, ConfigDict, Field
 
+from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
-from novamart.models import NovamartObservation
+from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
-from novamart.server.web_ui import build_web_ui
+from novamart.server.sessions import sessions_reaped_when_idle
+from novamart.server.workbench import install_workbench
 
 
 class ServerSettings(BaseModel):
@@ -49,9 +56,21 @@ class ServerSettings(BaseModel):
         return cls.model_validate({name: value for name, value in environ.items() if value})
 
 
+def build_web_ui(web_manager: Any, *args: Any, **kwargs: Any) -> Any:
+    """OpenEnv's ``gradio_builder``, importing the web UI (and gradio) only when it is built."""
+    from novamart.server.web_ui import build_web_ui as build
+
+    return build(web_manager, *args, **kwargs)
+
+
 async def _invalid_argument(_: Request, exc: Exception) -> JSONResponse:
     """A ValueError from the environment (unknown task, bad seed) is the caller's error: 422."""
     return JSONResponse(status_code=422, content={"detail": str(exc), "code": "INVALID_ARGUMENT"})
+
+
+def serves_web_ui(served: FastAPI) -> bool:
+    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
+    return any(getattr(route, "path", None) == "/web" for route in served.routes)
 
 
 def build_app(settings: ServerSettings) -> FastAPI:
@@ -60,33 +79,33 @@ def build_app(settings: ServerSettings) -> FastAPI:
         max_concurrent_envs=settings.max_concurrent_envs,
         session_timeout=settings.session_timeout_s,
     )
-    served = create_app(
-        NovamartEnvironment,
-        CallToolAction,
-        NovamartObservation,
-        env_name="novamart",
-        concurrency_config=concurrency,
-        gradio_builder=build_web_ui,
-        show_default_tab=False,
-        title_override="NovaMart customer service",
-    )
+    with sessions_reaped_when_idle():
+        served = create_app(
+            NovamartEnvironment,
+            CallToolAction,
+            NovamartObservation,
+            env_name="novamart",
+            concurrency_config=concurrency,
+            gradio_builder=build_web_ui,
+            show_default_tab=False,
+            title_override="NovaMart customer service",
+            state_cls=NovamartState,
+        )
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     kernel = default_kernel()  # the one every environment of this process resets on
+    tools = resolution_tools()
     if settings.rules_dir is not None:
-        kernel.reload(settings.rules_dir)
-    if settings.admin_token:  # no token, no admin routes: a public Space stays read-only
-        install_admin_routes(served, kernel, token=settings.admin_token)
+        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    # no token: the admin routes say they are off, so a public Space stays read-only
+    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
+    if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
+        install_workbench(served, kernel)
     return served
 
 
 settings = ServerSettings.from_environ()
 app = build_app(settings)
-
-
-def serves_web_ui(served: FastAPI) -> bool:
-    """Whether ENABLE_WEB_INTERFACE mounted the web UI on this app."""
-    return any(getattr(route, "path", None) == "/web" for route in served.routes)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ novamart.server.app), so `novamart serve`, the `server` script and Docker behave
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -31,6 +32,12 @@ def serve(
             "--web/--no-web", help="Web UI at /web (env ENABLE_WEB_INTERFACE, default off)"
         ),
     ] = None,
+    rules_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--rules-dir", help="Folder of rule files to serve (env RULES_DIR, default rules/)"
+        ),
+    ] = None,
 ) -> None:
     """Serve NovaMart over OpenEnv: HTTP, WebSocket /ws, MCP /mcp and optionally /web."""
     given = {
@@ -39,6 +46,7 @@ def serve(
         "MAX_CONCURRENT_ENVS": max_concurrent_envs,
         "SESSION_TIMEOUT_S": session_timeout_s,
         "ENABLE_WEB_INTERFACE": None if web is None else str(web).lower(),
+        "RULES_DIR": None if rules_dir is None else rules_dir.resolve(),
     }
     os.environ.update({name: str(value) for name, value in given.items() if value is not None})
     from novamart.server.app import main  # imported now: the app reads os.environ at import

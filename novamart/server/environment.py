@@ -6,31 +6,39 @@ shared: the step, the reward style, errors as data, the observation's common fie
 
 Every tool of either kind is registered with a FastMCP server (the two tools both kinds
 offer, ``escalate_to_manager`` and ``respond_to_customer``, have one schema), so ``/mcp``
-``tools/list`` and
-``tools/call`` work (a ``tools/call`` runs the same step as below, without the reward
-reaching the caller). ``step`` and ``step_async`` handle ``CallToolAction`` themselves,
+``tools/call`` works (it runs the same step as below, without the reward reaching the
+caller) and ``tools/list`` lists the current task's tools, as ``ListToolsAction`` does (a
+FastMCP transform filters the listing; before any reset, every tool). ``step`` and
+``step_async`` handle ``CallToolAction`` themselves,
 straight to the tool function (no FastMCP round trip on the hot path), and answer
 ``ListToolsAction`` from a list built once per task (free: not a step; no
 ``run_async_safely``, which deadlocks a ``/ws`` session).
 
 Each tool call is one step. Its observation carries the reward (the change of the running
-grade, see novamart.reward and novamart.tickets) and the reward's breakdown. Termination: an
-order case is done when the customer closes the conversation (the first agent message after a
-resolution closes it; a haggling customer who was not told the real reason pushes back once
-first), a ticket when its closing tool succeeds (the classification, the extraction, the
-reply); both at the step limit. The terminal observation carries ``final_score`` (= the sum of the
-episode's rewards). Unknown tools and bad arguments are answered with an error (typed code
-and message) and scored as invalid calls; the session goes on.
+grade, see novamart.reward and novamart.tickets), scored by the environment's rubric tree
+(novamart.server.rubrics), and the reward's breakdown by term, read off the same tree.
+Termination: an order case is done when the customer closes the conversation (the first
+agent message after a resolution closes it; a haggling customer who was not told the real
+reason pushes back once first), a ticket when its closing tool succeeds (the classification,
+the extraction, the reply); both at the step limit. The terminal observation carries
+``final_score`` (= the sum of the episode's rewards). Unknown tools and bad arguments are
+answered with an error (typed code and message) and scored as invalid calls; the session
+goes on.
+
+The task API (``list_splits`` ... ``get_task_range``, novamart.server.task_api) lists reset
+arguments; ``reset(split=..., index=...)`` plays one of them.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import uuid4
 
 from fastmcp import FastMCP
+from fastmcp.server.transforms import Transform
 from fastmcp.tools.base import Tool as FastTool
 from fastmcp.tools.base import ToolResult
 from openenv.core.env_server.mcp_environment import MCPEnvironment
@@ -52,15 +60,23 @@ from novamart.models import NovamartObservation, NovamartState
 from novamart.scenarios import get_task
 from novamart.scenarios.tasks import DEFAULT_TASK
 from novamart.server.runs import Hidden, Run, start_run
+from novamart.server.task_api import TaskCatalog, get_split
 from novamart.tickets.tools import TOOLS as TICKET_TOOLS
 from novamart.tools.base import Result, fail
 from novamart.tools.registry import TOOLS
+
+if TYPE_CHECKING:
+    from novamart.server.rubrics import NovamartRubric
 
 FRAMEWORK_ERRORS = {
     "unknown_tool": ToolErrorType.TOOL_NOT_FOUND,
     "invalid_arguments": ToolErrorType.INVALID_ARGS,
 }
-RESET_ARGUMENTS = ("seed", "episode_id", "task", "ticket")
+RESET_ARGUMENTS = ("seed", "episode_id", "task", "ticket", "split", "index")
+NOT_THE_CASE = {"metadata", "tool_name", "result", "error", "reward", "done", "last_tool_result"}
+"""Observation fields that are not about the case: the reset's metadata repeats the rest
+(``case``), for clients that parse observations generically (OpenEnv's MCPToolClient keeps
+only ``tool_name``, ``result``, ``error``, ``reward``, ``done`` and ``metadata``)."""
 MAX_TOOL_NAME = 64
 """Longer names are cut before anything echoes them (no tool name comes near it)."""
 
@@ -72,6 +88,12 @@ CATALOGUE: dict[str, tuple[str, dict[str, Any]]] = {
 offer is validated by the same argument model on both sides (novamart.tools.args)."""
 
 
+README = Path(__file__).resolve().parents[2] / "README.md"
+DOCUMENTATION_URL = "/docs"
+"""The server's own API documentation (OpenAPI); the README itself goes out as
+``readme_content``."""
+
+
 class _EpisodeTool(FastTool):
     """A FastMCP tool whose call runs one environment step and returns the tool's result."""
 
@@ -79,6 +101,17 @@ class _EpisodeTool(FastTool):
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
         return self.convert_result(self.handler(arguments))
+
+
+class _TaskTools(Transform):
+    """Lists the tools of the environment's current task (FastMCP lists every tool)."""
+
+    def __init__(self, names: Callable[[], tuple[str, ...]]) -> None:
+        self._names = names
+
+    async def list_tools(self, tools: Sequence[FastTool]) -> Sequence[FastTool]:
+        by_name = {tool.name: tool for tool in tools}
+        return [by_name[name] for name in self._names() if name in by_name]
 
 
 @functools.cache
@@ -112,7 +145,13 @@ class SessionEnded(RuntimeError):
     """The session was closed (its client left, or it idled past the session timeout)."""
 
 
-class NovamartEnvironment(MCPEnvironment):
+@functools.cache
+def readme_text() -> str | None:
+    """The README for ``/metadata`` (None where the package is installed without it)."""
+    return README.read_text(encoding="utf-8") if README.is_file() else None
+
+
+class NovamartEnvironment(TaskCatalog, MCPEnvironment):
     SUPPORTS_CONCURRENT_SESSIONS = True
 
     def __init__(self, kernel: PolicyKernel | None = None) -> None:
@@ -126,7 +165,13 @@ class NovamartEnvironment(MCPEnvironment):
                     handler=functools.partial(self._mcp_call, name),
                 )
             )
+        server.add_transform(_TaskTools(self._tool_names))
         super().__init__(server)
+        # OpenEnv's rubric package imports openai (~1.3 s): not before the first environment,
+        # so a server answers /health without it
+        from novamart.server.rubrics import NovamartRubric
+
+        self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
         self._run: Run | None = None
         self._episode_id: str | None = None
@@ -147,22 +192,36 @@ class NovamartEnvironment(MCPEnvironment):
         episode_id: str | None = None,
         task: str = DEFAULT_TASK,
         ticket: dict[str, Any] | None = None,
+        split: str | None = None,
+        index: int | None = None,
         **kwargs: Any,
     ) -> NovamartObservation:
         """Start ``task``: canonical without a seed, variant ``seed`` with one; on a ticket
         task, ``ticket`` plays one dataset row instead (text, category, priority, kb_id,
-        requires_escalation, reference_answer, ...; a bad row is a DatasetError)."""
+        requires_escalation, reference_answer, ...; a bad row is a DatasetError). With
+        ``split`` and ``index``, the task API's entry plays (its task and seed)."""
         self._check_open()
         if kwargs:
             raise ValueError(
                 f"unknown reset arguments {sorted(kwargs)}; "
                 f"reset takes {', '.join(RESET_ARGUMENTS)}"
             )
+        if split is not None or index is not None:
+            if split is None or index is None:
+                raise ValueError("split and index go together: reset(split=..., index=...)")
+            entry = get_split(split).entry(index)
+            task, seed = entry["task"], entry["seed"]
         spec = get_task(task)
         episode_id = check_episode_id(episode_id)
         self._run = start_run(spec, check_seed(seed), self._kernel.snapshot(), ticket)
         self._episode_id = episode_id or str(uuid4())
-        return self._observe("", None, reward=0.0, breakdown={})
+        self.rubric.bind(self._run)
+        self._reset_rubric()
+        observation = self._observe("", None, reward=0.0, breakdown={})
+        observation.metadata = {
+            "case": observation.model_dump(exclude=NOT_THE_CASE, exclude_defaults=True)
+        }
+        return observation
 
     async def reset_async(self, **kwargs: Any) -> NovamartObservation:
         return self.reset(**kwargs)  # no I/O: skip OpenEnv's hop to a worker thread
@@ -234,6 +293,9 @@ class NovamartEnvironment(MCPEnvironment):
             "policies, and support tickets: triage, extraction, grounded answers, escalation "
             "safety and account recovery.",
             version="0.1.0",
+            readme_content=readme_text(),
+            author="NovaMart engineering",
+            documentation_url=DOCUMENTATION_URL,
         )
 
     @staticmethod
@@ -258,8 +320,9 @@ class NovamartEnvironment(MCPEnvironment):
         if run.done:
             over = fail("episode_over", "the episode is over; call reset to start another")
             return self._observe(name, over, reward=0.0, breakdown={})
-        outcome = run.call(name, arguments)
-        return self._observe(name, outcome.result, outcome.reward, outcome.breakdown)
+        result = run.call(name, arguments)
+        reward = self.rubric(CallToolAction(tool_name=name, arguments=arguments), result)
+        return self._observe(name, result, reward, self.rubric.breakdown())
 
     def _mcp_call(self, name: str, arguments: dict[str, Any]) -> Result:
         observation = self._call(name, arguments)
@@ -271,8 +334,11 @@ class NovamartEnvironment(MCPEnvironment):
         assert self._run is not None
         return self._run
 
+    def _tool_names(self) -> tuple[str, ...]:
+        return self._run.task.tools if self._run else tuple(CATALOGUE)
+
     def _tools(self) -> list[Tool]:
-        return tool_list(self._run.task.tools if self._run else tuple(CATALOGUE))
+        return tool_list(self._tool_names())
 
     def _observe(
         self,

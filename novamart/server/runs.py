@@ -2,8 +2,9 @@
 
 An order case (novamart.episode + novamart.reward) and a support ticket (novamart.tickets)
 differ in their tools, truth and grader, but the environment needs the same few things of
-both: run a call and say what it earned (the change of the running grade), whether the
-episode is over, the running grade, and the typed observation fields of the kind.
+both: run a call, whether the episode is over, the running grade and its terms (what a call
+earned is their change: novamart.server.rubrics), and the typed observation fields of the
+kind.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from novamart.episode import Episode
 from novamart.kb import default_kb
 from novamart.kernel import CompiledRulebook, Grant
 from novamart.models import GroundTruth, TerminationReason, TruthGrant
-from novamart.reward import ZERO, grade, grader_notes, step_breakdown
+from novamart.reward import ZERO, grade, grader_notes
 from novamart.scenarios import TaskSpec, build_scenario
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.dataset import scenario_from_row
@@ -26,13 +27,6 @@ from novamart.tools.registry import TOOLS, call_tool
 Hidden = Episode | TicketSession
 """What a privileged in-process agent (the oracle) may read: the episode, truth included."""
 SNIPPET = 240
-
-
-@dataclass(frozen=True)
-class Outcome:
-    result: Result
-    reward: float
-    breakdown: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -71,8 +65,8 @@ class Run(Protocol):
     @property
     def resolution(self) -> str | None: ...
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
-        """Run one tool call as one step (the episode is not over)."""
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
+        """Run one tool call as one step (the episode is not over); regrade."""
         ...
 
     def fields(self) -> dict[str, Any]:
@@ -116,15 +110,15 @@ class PolicyRun:
     def resolution(self) -> str | None:
         return self.episode.executed.resolution if self.episode.executed else None
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
         episode = self.episode
         episode.step += 1
         key = call_key(name, arguments, episode.step)
         result = call_tool(episode, name, arguments)
         spec = TOOLS.get(name)
         episode.record(name, key, result, by_key=spec is not None and spec.kind == "communicate")
-        before, self.grade = self.grade, grade(episode)
-        return Outcome(result, self.grade.value - before.value, step_breakdown(before, self.grade))
+        self.grade = grade(episode)
+        return result
 
     def fields(self) -> dict[str, Any]:
         episode = self.episode
@@ -241,17 +235,10 @@ class TicketRun:
     def resolution(self) -> str | None:
         return None
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
-        before = self.session.grade.components
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
         outcome = self.session.step(name, arguments)
         self.tools_used.append(name)
-        after = outcome.grade.components
-        changed = {
-            k: after.get(k, 0.0) - before.get(k, 0.0)
-            for k in dict.fromkeys([*before, *after])
-            if after.get(k, 0.0) != before.get(k, 0.0)
-        }
-        return Outcome(outcome.result.as_dict(), outcome.reward, changed)
+        return outcome.result.as_dict()
 
     def ending(self) -> Ending:
         truth = self.session.scenario.truth

@@ -76,7 +76,17 @@ def test_explain_json_contract():
     result = explain(json.dumps(CONTRACT_INPUT), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert set(out) == {"optimal", "eligible", "policies"}
+    # the Decision's fields, each condition traced, the rules version, the facts decided on
+    assert set(out) == {
+        "optimal",
+        "eligible",
+        "policies",
+        "rules_version",
+        "facts",
+        "why_not",
+        "case",
+    }
+    assert out["facts"] == CONTRACT_INPUT and out["case"] is None and out["why_not"] is None
     assert out["optimal"] == {
         "resolution": "full_refund",
         "policy": "defective_item",
@@ -94,9 +104,12 @@ def test_explain_json_contract():
         "escalation",
     }
     for verdict in out["policies"].values():
-        assert set(verdict) == {"status", "clause", "conditions"}
+        assert set(verdict) == {"status", "clause", "file", "grants", "conditions"}
         for c in verdict["conditions"]:
-            assert set(c) == {"name", "status", "reason", "needs_tool"}
+            assert set(c) == {
+                *("name", "status", "reason", "needs_tool"),
+                *("test", "fact", "observed", "source", "line"),
+            }
     reasons = [c["reason"] for c in out["policies"]["standard_return"]["conditions"]]
     assert "purchased 45 days ago; the standard return window is 30 days" in reasons
 

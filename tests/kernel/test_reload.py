@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from novamart.kernel import PolicyKernel
-from novamart.kernel.decide import KEPT_VERSIONS
+from novamart.kernel import PolicyKernel, RulebookError
+from novamart.kernel.decide import KEPT_VERSIONS, ExamplesFailed
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 
 
@@ -63,3 +63,26 @@ def test_a_pinned_version_outlives_being_forgotten(rules: Path):
     assert pinned.runner._free.alive
     decision = pinned.decide(kernel.rulebook.examples[0].facts)
     assert decision.optimal is not None
+
+
+def test_a_reload_whose_examples_fail_is_refused_when_asked(rules: Path):
+    kernel = PolicyKernel(rules)
+    before = kernel.snapshot()
+    set_window(rules, 14)
+    with pytest.raises(ExamplesFailed) as refused:
+        kernel.reload(examples_must_pass=True)
+    assert kernel.snapshot() is before
+    assert refused.value.total == len(before.rulebook.examples)
+    where = {issue.where for issue in refused.value.issues}
+    assert "example 'day 30 is still inside the window'" in where
+    assert kernel.reload() != before.rulebook.version  # without the gate it loads
+
+
+def test_a_reload_naming_a_missing_tool_is_refused(rules: Path):
+    kernel = PolicyKernel(rules)
+    before = kernel.version
+    catalogue = rules / "resolutions.yaml"
+    catalogue.write_text(catalogue.read_text().replace("process_refund", "process_price_match"))
+    with pytest.raises(RulebookError, match="tool 'process_price_match' does not exist"):
+        kernel.reload(tools={"process_refund", "process_exchange"})
+    assert kernel.version == before

@@ -8,26 +8,12 @@ from pathlib import Path
 import pytest
 
 from novamart.kernel import Facts, PolicyKernel, RulebookError, load_rulebook
-from novamart.kernel.rulebook import DEFAULT_RULES_DIR
+from tests.rulefiles import copy_rules, edit, line_of
 
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    shutil.copytree(DEFAULT_RULES_DIR, target, ignore=shutil.ignore_patterns("*.md"))
-    return target
-
-
-def edit(rules: Path, file: str, old: str, new: str) -> None:
-    path = rules / file
-    text = path.read_text()
-    assert old in text, f"fixture text {old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1))
-
-
-def line_of(rules: Path, file: str, needle: str) -> int:
-    lines = (rules / file).read_text().splitlines()
-    return next(i for i, line in enumerate(lines, 1) if needle in line)
+    return copy_rules(tmp_path / "rules")
 
 
 # (file, old text, new text, the line to blame holds this, message fragment)

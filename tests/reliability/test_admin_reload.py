@@ -1,6 +1,8 @@
-"""Reloading rules on a running server (issue 7, item 3), over real sockets: a good reload
-applies to new episodes while an episode in flight finishes on the version it started with;
-a bad one is refused with located issues and the last good version keeps serving."""
+"""Reloading rules on a running server (issue 7, item 3; issue 13, item 5), over real
+sockets: a good reload applies to new episodes while an episode in flight finishes on the
+version it started with; a broken set, a set whose own examples fail, or a resolution naming
+a tool that does not exist is refused with located issues and the last good version keeps
+serving. A server without ADMIN_TOKEN says so instead of a bare 404."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from novamart.client import NovamartEnv
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 from novamart.scenarios import build_scenario
 from novamart.server.launch import RunningServer, serve_in_subprocess
+from tests.rulefiles import move_window
 
 TOKEN = "test-admin-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -75,7 +78,8 @@ def test_reload_good_then_bad_while_an_episode_runs(
         order_id = old.reset(task="easy_refund", seed=SEED).observation.order_id
         old.call_tool("lookup_order", order_id=order_id)
 
-        rule.write_text(text.replace(THIRTY, FOURTEEN))
+        move_window(rules, 30, 14)  # the test and its examples, as an analyst would
+        assert FOURTEEN in rule.read_text()
         response = reload(admin_server)
         assert response.status_code == 200
         body = response.json()
@@ -109,3 +113,52 @@ def test_reload_good_then_bad_while_an_episode_runs(
         assert [f["condition"] for f in verdict["failed"]] == ["within_return_window"]
     rule.write_text(text)
     assert reload(admin_server).json()["version"] == start
+
+
+def test_a_rule_set_whose_examples_fail_is_refused(
+    admin_server: RunningServer, rules: Path
+) -> None:
+    start = version(admin_server)
+    rule = rules / RULE
+    text = rule.read_text()
+    rule.write_text(text.replace(THIRTY, FOURTEEN))  # the examples at days 20-30 now fail
+    try:
+        response = reload(admin_server)
+        assert response.status_code == 422
+        refused = response.json()
+        assert refused["code"] == "EXAMPLES_FAILED" and refused["version"] == start
+        failing = {i["where"] for i in refused["issues"]}
+        assert "example 'day 30 is still inside the window'" in failing
+        assert all(i["file"] == RULE and i["line"] for i in refused["issues"])
+        assert any("expected eligible, got blocked" in i["message"] for i in refused["issues"])
+        assert refused["message"].startswith(f"{len(refused['issues'])} of ")
+        assert version(admin_server) == start
+    finally:
+        rule.write_text(text)
+
+
+def test_a_resolution_without_a_real_tool_is_refused(
+    admin_server: RunningServer, rules: Path
+) -> None:
+    start = version(admin_server)
+    catalogue = rules / "resolutions.yaml"
+    text = catalogue.read_text()
+    catalogue.write_text(text.replace("tool: process_exchange", "tool: process_swap"))
+    try:
+        response = reload(admin_server)
+        assert response.status_code == 422
+        [issue] = response.json()["issues"]
+        assert issue["file"] == "resolutions.yaml" and issue["where"] == "resolution exchange"
+        assert "tool 'process_swap' does not exist" in issue["message"]
+        assert version(admin_server) == start
+    finally:
+        catalogue.write_text(text)
+
+
+def test_without_admin_token_the_routes_say_they_are_off(server: RunningServer) -> None:
+    for method, path in (("POST", "/admin/rules/reload"), ("GET", "/admin/rules/version")):
+        response = httpx.request(method, f"{server.url}{path}", headers=AUTH)
+        assert response.status_code == 403
+        body = response.json()
+        assert body["code"] == "ADMIN_DISABLED"
+        assert "ADMIN_TOKEN" in body["message"]

@@ -14,3 +14,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     log = tmp_path_factory.mktemp("server") / "server.log"
     with serve_in_subprocess(log, env={"MAX_CONCURRENT_ENVS": str(SESSION_CAP)}) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """The server as Docker runs it: the web UI (tool view and policy workbench) on."""
+    log = tmp_path_factory.mktemp("web") / "server.log"
+    with serve_in_subprocess(log, env={"ENABLE_WEB_INTERFACE": "true"}) as running:
+        yield running

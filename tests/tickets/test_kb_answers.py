@@ -5,20 +5,16 @@ older checks (focus, paraphrase-not-paste, citation, invented facts) still bite.
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Iterator
 from statistics import mean
 
 import pytest
 
 from novamart.kb import default_kb
-from novamart.kb.text import STOPWORDS
 from novamart.tickets import FAMILIES, TicketSession
-from novamart.tickets.agents import EXPLOITS, Brief, play, run, search_until_found
+from novamart.tickets.agents import EXPLOITS, Brief, play, run
 from novamart.tickets.answer import conveyed, fluency
 from novamart.tickets.model import Scenario
-from tests.tickets.written import PARTS, kb_scores, play_reply
+from tests.tickets.written import PARTS, informed_score, kb_scores, play_reply
 
 N = 120
 PARAPHRASE_PASS = 0.8
@@ -37,40 +33,11 @@ def test_hand_written_paraphrases_score_well(part: str) -> None:
     assert sum(s >= PARAPHRASE_PASS for s in scores) / len(scores) >= 0.95
 
 
-def _informed(kind: str) -> object:
-    """An exploit told the right article (stronger than any real one): its words shuffled
-    into sentence-sized chunks, or its answer's content words as a list, in a polite frame."""
-
-    def agent(brief: Brief) -> Iterator[tuple[str, dict]]:
-        assert brief.truth is not None and brief.truth.kb_id
-        article = default_kb().articles[brief.truth.kb_id]
-        yield from search_until_found(article.id)
-        if kind == "salad":
-            bag = re.findall(r"[\w'-]+", article.body)
-            random.Random(brief.seed).shuffle(bag)
-            body = " ".join(" ".join(bag[i : i + 9]).capitalize() + "." for i in range(0, 99, 9))
-        else:
-            words = re.findall(r"[\w'-]+", article.answer)
-            body = ", ".join(dict.fromkeys(w for w in words if w.lower() not in STOPWORDS))
-        first = brief.ticket.customer_name.split()[0]
-        message = f"Hello {first}, thank you for asking! {body} (see {article.id}). Kind regards"
-        yield "respond_to_customer", {"message": message}
-
-    return agent
-
-
-def _play_informed(kind: str, scenario: Scenario, seed: int) -> float:
-    session = TicketSession(scenario)
-    truth = session.scenario.truth
-    play(_informed(kind)(Brief(scenario.family, scenario.ticket, truth, seed)), session)  # type: ignore[operator]
-    return session.grade.score
-
-
 @pytest.mark.parametrize("kind", ["salad", "keywords"])
 def test_the_right_articles_words_without_sentences_score_low(
     kind: str, kb_tickets: list[Scenario]
 ) -> None:
-    scores = [_play_informed(kind, s, i) for i, s in enumerate(kb_tickets)]
+    scores = [informed_score(kind, s, i) for i, s in enumerate(kb_tickets)]
     assert mean(scores) <= 0.3, mean(scores)
     honest = mean(session.grade.score for _, session in kb_scores("dev"))
     assert honest - mean(scores) >= 0.6

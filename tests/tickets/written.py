@@ -11,7 +11,9 @@ graders generalise. ``python -m tests.tickets.written`` prints both halves' figu
 from __future__ import annotations
 
 import random
+import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import Any
 import yaml
 
 from novamart.kb import default_kb
+from novamart.kb.text import STOPWORDS
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.agents import Brief, play, search_until_found
 from novamart.tickets.kb_response import ticket_for
@@ -82,6 +85,32 @@ def kb_scores(part: str) -> list[tuple[KbReply, TicketSession]]:
     return out
 
 
+def _informed(kind: str, brief: Brief) -> Iterator[tuple[str, dict[str, Any]]]:
+    """An exploit told the right article (stronger than any real one): its words shuffled
+    into sentence-sized chunks, or its answer's content words as a list, in a polite frame."""
+    assert brief.truth is not None and brief.truth.kb_id
+    article = default_kb().articles[brief.truth.kb_id]
+    yield from search_until_found(article.id)
+    if kind == "salad":
+        bag = re.findall(r"[\w'-]+", article.body)
+        random.Random(brief.seed).shuffle(bag)
+        body = " ".join(" ".join(bag[i : i + 9]).capitalize() + "." for i in range(0, 99, 9))
+    else:
+        words = re.findall(r"[\w'-]+", article.answer)
+        body = ", ".join(dict.fromkeys(w for w in words if w.lower() not in STOPWORDS))
+    first = brief.ticket.customer_name.split()[0]
+    message = f"Hello {first}, thank you for asking! {body} (see {article.id}). Kind regards"
+    yield "respond_to_customer", {"message": message}
+
+
+def informed_score(kind: str, scenario: Scenario, seed: int) -> float:
+    """The score of the ``kind`` exploit ("salad" or "keywords") told the right article."""
+    session = TicketSession(scenario)
+    truth = session.scenario.truth
+    play(_informed(kind, Brief(scenario.family, scenario.ticket, truth, seed)), session)
+    return session.grade.score
+
+
 def recovery_reply(scenario: Scenario, part: str, seed: int) -> tuple[str, str | None]:
     """An honest reply to ``scenario`` made of ``part``'s paragraphs (and the escalation
     reason, when the case must be escalated)."""
@@ -126,6 +155,10 @@ def main(argv: list[str]) -> None:
         recovery = [s.grade.score for _, s in recovery_scores(part, n)]
         print(f"{part:9s} kb_grounded_response  {_summary(kb)}")
         print(f"{part:9s} account_recovery      {_summary(recovery)}")
+    tickets = FAMILIES["kb_grounded_response"].dataset(n)
+    for kind in ("salad", "keywords"):
+        scores = [informed_score(kind, s, i) for i, s in enumerate(tickets)]
+        print(f"the right article's {kind:8s} kb_grounded_response, {n} seeds: {mean(scores):.3f}")
 
 
 if __name__ == "__main__":

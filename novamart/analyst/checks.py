@@ -1,0 +1,26 @@
+"""The rule set as the running system needs it: valid files whose resolutions name tools
+that exist. The kernel cannot know the tools (they sit above it), so every loader above it
+that serves or checks rules passes them through here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from novamart.kernel import PolicyKernel, Rulebook, load_rulebook
+from novamart.scenarios.tasks import ORDER_TASKS
+
+
+def resolution_tools() -> frozenset[str]:
+    """The tools an order case offers, where every resolution is carried out (read from
+    the task registry, which is light to import, unlike the tool registry)."""
+    return frozenset(tool for spec in ORDER_TASKS.values() for tool in spec.tools)
+
+
+def check_rules(rules_dir: Path) -> Rulebook:
+    """Load ``rules_dir`` with every check (raises RulebookError listing each problem)."""
+    return load_rulebook(rules_dir, tools=resolution_tools())
+
+
+def load_kernel(rules_dir: Path) -> PolicyKernel:
+    """A kernel over ``rules_dir``, with every check."""
+    return PolicyKernel(rules_dir, tools=resolution_tools())

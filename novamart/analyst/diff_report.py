@@ -1,0 +1,92 @@
+"""``rules diff`` for a person: what changed in the rules, the impact per task and policy,
+and a few changed cases explained before and after."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from novamart.analyst.cli_common import console
+from novamart.analyst.impact import ChangedCase, DiffReport, Outcome
+
+
+def print_diff(report: DiffReport, seeds: int) -> None:
+    console.print(f"[bold]Rules[/bold] {report.old_version} -> {report.new_version}")
+    if report.rule_changes:
+        console.print("[bold]What changed in the rules:[/bold]")
+        for line in report.rule_changes:
+            console.print(f"  {line}", markup=False)
+    else:
+        console.print("The two rule sets are the same.")
+    if report.articles_changed:
+        console.print(
+            f"Help-centre articles that now read differently: {', '.join(report.articles_changed)}"
+        )
+    generated = sum(t.generated for t in report.tasks)
+    console.print(
+        f"\n[bold]Impact[/bold] over {report.cases:,} cases: {generated:,} generated "
+        f"({len(report.tasks)} tasks x {seeds} seeds) and their boundary variants "
+        f"({report.distinct_fact_sets:,} distinct fact sets)"
+    )
+    table = Table("task", "cases", "optimum changed", "amount changed", "generated cases changed")
+    for t in report.tasks:
+        table.add_row(
+            t.task,
+            f"{t.cases:,}",
+            f"{t.changed_optimum:,}",
+            f"{t.changed_amount:,}",
+            f"{t.generated_changed:,} of {t.generated:,}",
+        )
+    table.add_row(
+        "[bold]all[/bold]",
+        f"{report.cases:,}",
+        f"{report.changed_optimum:,}",
+        f"{report.changed_amount:,}",
+        f"{sum(t.generated_changed for t in report.tasks):,}",
+    )
+    console.print(table)
+    if report.policies:
+        per_policy = Table(
+            "policy", "verdict changes", "how", "became the optimum", "no longer the optimum"
+        )
+        for p in report.policies:
+            how = ", ".join(f"{k}: {v:,}" for k, v in p.transitions.items())
+            per_policy.add_row(
+                p.policy,
+                f"{p.verdicts_changed:,}",
+                how,
+                f"{p.optimum_gained:,}",
+                f"{p.optimum_lost:,}",
+            )
+        console.print(per_policy)
+    if report.shown:
+        console.print(f"[bold]Changed cases[/bold] ({len(report.shown)} shown):")
+        for case in report.shown:
+            _print_case(case)
+    verdict = "changes decisions" if report.changed else "changes no decision"
+    console.print(f"\nThe new rule set {verdict} in this scenario set.")
+
+
+def _print_case(case: ChangedCase) -> None:
+    where = f"{case.task} seed {case.seed}"
+    if case.variant:
+        where += f", with {case.variant}"
+    console.print(f"  [bold]{where}[/bold]", highlight=False)
+    console.print(f"    before: {_outcome(case.before)}", markup=False)
+    console.print(f"    after:  {_outcome(case.after)}", markup=False)
+    for policy, (was, now) in case.verdicts.items():
+        console.print(f"    {policy}: {was} -> {now}", markup=False)
+        for c in (c for c in case.conditions if c.policy == policy):
+            console.print(f"      {c.condition}: {c.before}  ->  {c.after}", markup=False)
+    if case.variant is None:
+        console.print(
+            f"    (novamart explain --task {case.task} --seed {case.seed} --rules-dir ...)",
+            style="dim",
+            markup=False,
+        )
+
+
+def _outcome(outcome: Outcome) -> str:
+    if outcome.resolution is None:
+        return "no resolution"
+    amount = "unknown amount" if outcome.amount is None else f"{outcome.amount:.2f}"
+    return f"{outcome.resolution} ({amount}) under {outcome.policy}"

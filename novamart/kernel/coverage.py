@@ -1,0 +1,163 @@
+"""Which parts of the rules the examples exercise, like ``opa test --coverage``.
+
+An example suite that never sees a condition fail, never grants a resolution, or never
+tries the day on either side of a window would let a wrong edit pass unnoticed. Three kinds
+of item are counted, each located at its line in the rule file:
+
+- every condition, seen passing and seen failing (two items);
+- every grant, seen offered (the resolution is among the eligible ones);
+- every numeric threshold, tried at n-1, n and n+1 (one step: 1 for whole numbers,
+  0.01 for amounts of money).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from novamart.kernel.conditions import FieldTest
+from novamart.kernel.examples import ExampleResult
+from novamart.kernel.facts import FactSchema
+from novamart.kernel.rulebook import Policy, Rulebook
+
+ItemKind = Literal["condition_pass", "condition_fail", "grant", "boundary"]
+_NUMBER_OPS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+class CoverageItem(BaseModel):
+    """One thing the examples should exercise, and the examples that do."""
+
+    model_config = ConfigDict(frozen=True)
+    policy: str
+    kind: ItemKind
+    target: str
+    """The condition or resolution this item is about."""
+    description: str
+    file: str
+    line: int | None
+    covered_by: list[str]
+
+    @property
+    def covered(self) -> bool:
+        return bool(self.covered_by)
+
+
+class PolicyCoverage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    policy: str
+    covered: int
+    total: int
+
+
+class CoverageReport(BaseModel):
+    """Every item, per-policy totals, and the overall share covered (0-100)."""
+
+    model_config = ConfigDict(frozen=True)
+    percent: float
+    covered: int
+    total: int
+    policies: list[PolicyCoverage]
+    items: list[CoverageItem]
+
+    def uncovered(self) -> list[CoverageItem]:
+        return [i for i in self.items if not i.covered]
+
+
+def coverage(rulebook: Rulebook, results: list[ExampleResult]) -> CoverageReport:
+    """The coverage of ``rulebook`` by the examples whose results are given."""
+    items = [
+        item
+        for p in rulebook.policies.values()
+        for item in _policy_items(p, results, rulebook.facts)
+    ]
+    policies = [
+        PolicyCoverage(
+            policy=name,
+            covered=sum(i.covered for i in items if i.policy == name),
+            total=sum(i.policy == name for i in items),
+        )
+        for name in rulebook.policies
+    ]
+    covered = sum(i.covered for i in items)
+    return CoverageReport(
+        percent=round(100 * covered / len(items), 1) if items else 100.0,
+        covered=covered,
+        total=len(items),
+        policies=policies,
+        items=items,
+    )
+
+
+def _policy_items(
+    policy: Policy, results: list[ExampleResult], schema: FactSchema
+) -> list[CoverageItem]:
+    def item(kind: ItemKind, target: str, description: str, line: int | None, by: list[str]):
+        return CoverageItem(
+            policy=policy.name,
+            kind=kind,
+            target=target,
+            description=description,
+            file=policy.file,
+            line=line,
+            covered_by=by,
+        )
+
+    items = []
+    for cond in policy.conditions:
+        for status, kind in (("pass", "condition_pass"), ("fail", "condition_fail")):
+            by = [r.example.name for r in results if _status(r, policy.name, cond.name) == status]
+            seen = "passing" if status == "pass" else "failing"
+            items.append(item(kind, cond.name, f"{cond.name} seen {seen}", cond.line, by))
+        if isinstance(cond.test, FieldTest):
+            for value, label in boundaries(cond.test, schema):
+                by = [
+                    r.example.name
+                    for r in results
+                    if _same(r.example.facts.value(cond.test.kind, cond.test.field), value)
+                ]
+                description = f"{cond.name} at {cond.test.ref} = {_show(value)} ({label})"
+                items.append(item("boundary", cond.name, description, cond.line, by))
+    for grant in policy.grants:
+        by = [
+            r.example.name
+            for r in results
+            if any(
+                g.policy == policy.name and g.resolution == grant.resolution
+                for g in r.decision.eligible
+            )
+        ]
+        description = f"grant of {grant.resolution} seen offered"
+        items.append(item("grant", grant.resolution, description, grant.line, by))
+    return items
+
+
+def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:
+    """n-1, n and n+1 around a numeric threshold; none for other tests."""
+    value = test.value
+    if test.op not in _NUMBER_OPS or isinstance(value, bool | str | tuple):
+        return []
+    spec = schema.field(test.kind, test.field)
+    step = 1 if spec is not None and spec.type == "integer" else 0.01
+    return [
+        (round(value - step, 2), "n-1"),
+        (value, "n"),
+        (round(value + step, 2), "n+1"),
+    ]
+
+
+def _status(result: ExampleResult, policy: str, condition: str) -> str | None:
+    verdict = result.decision.policies.get(policy)
+    if verdict is None:
+        return None
+    return next((c.status for c in verdict.conditions if c.name == condition), None)
+
+
+def _same(observed: object, value: float) -> bool:
+    if observed is None or isinstance(observed, bool) or not isinstance(observed, int | float):
+        return False
+    return abs(observed - value) < 1e-9
+
+
+def _show(value: float) -> str:
+    return f"{value:g}" if isinstance(value, int) or value == int(value) else f"{value:.2f}"
