@@ -243,26 +243,39 @@ def _money(raw: str) -> float:
     return float(digits) if digits and digits != "." else 0.0
 
 
-def tokenize(normalised: str) -> list[Token]:
-    tokens = []
+_SPLIT = re.compile(re.sub(r"\?P<\w+>", "?:", _TOKEN.pattern))
+"""The same tokens as _TOKEN, without groups: findall gives the token strings at C speed."""
+_SEEN: dict[str, Token] = {}
+SEEN_LIMIT = 200_000
+
+
+def _token(raw: str) -> Token:
+    """The token of one string (classified once, then served from _SEEN)."""
+    match = _TOKEN.fullmatch(raw)
+    kind = match.lastgroup if match else "punct"
     make = tuple.__new__
-    for match in _TOKEN.finditer(normalised):
-        kind = match.lastgroup
-        raw = match.group(0)
-        if kind == "word":
-            if raw in NUMBER_WORDS:
-                tokens.append(make(Token, (raw, raw, "number", float(NUMBER_WORDS[raw]))))
-            else:
-                tokens.append(make(Token, (raw, lemma(raw), "word", None)))
-        elif kind == "money":
-            tokens.append(make(Token, (raw, "$", "money", _money(raw))))
-        elif kind == "number":
-            tokens.append(make(Token, (raw, raw, "number", float(raw))))
-        elif kind == "id":
-            tokens.append(make(Token, (raw, raw, "id", None)))
+    if kind == "word":
+        if raw in NUMBER_WORDS:
+            token = make(Token, (raw, raw, "number", float(NUMBER_WORDS[raw])))
         else:
-            tokens.append(make(Token, (raw, raw.strip() or "-", "punct", None)))
-    return tokens
+            token = make(Token, (raw, lemma(raw), "word", None))
+    elif kind == "money":
+        token = make(Token, (raw, "$", "money", _money(raw)))
+    elif kind == "number":
+        token = make(Token, (raw, raw, "number", float(raw)))
+    elif kind == "id":
+        token = make(Token, (raw, raw, "id", None))
+    else:
+        token = make(Token, (raw, raw.strip() or "-", "punct", None))
+    if len(_SEEN) < SEEN_LIMIT:
+        _SEEN[raw] = token
+    return token
+
+
+def tokenize(normalised: str) -> list[Token]:
+    """Tokens are immutable, so each distinct string is classified and lemmatised once."""
+    seen = _SEEN
+    return [seen.get(raw) or _token(raw) for raw in _SPLIT.findall(normalised)]
 
 
 def sentences(tokens: list[Token]) -> list[list[Token]]:
