@@ -16,6 +16,7 @@ from novamart.evaluation.cli import eval_command
 from novamart.kernel import Decision, PolicyKernel, RulebookError, load_rulebook
 from novamart.kernel.examples import run_examples
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
+from novamart.scenarios.cli import scenarios_command
 from novamart.server.cli import serve
 
 app = typer.Typer(
@@ -144,6 +145,7 @@ def _print_decision(decision: Decision) -> None:
 
 app.command("serve")(serve)
 app.command("eval")(eval_command)
+app.command("scenarios")(scenarios_command)
 
 
 if __name__ == "__main__":

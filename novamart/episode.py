@@ -15,10 +15,12 @@ from typing import Any
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
 from novamart.kernel.conditions import FieldTest
-from novamart.scenarios import Scenario, TaskSpec
+from novamart.scenarios import Mode, Scenario, TaskSpec
 
 OPENING = "opening_message"
 """The provenance of what the customer's first message shows (the ticket fact)."""
+TRANSIENT = "service_unavailable"
+"""The error code of a tool that is temporarily unavailable (the same call works again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,8 @@ class CallRecord:
     """The call's canonical form (tool + sorted arguments): equal keys are repeats."""
     error: str | None
     repeat: bool
+    fault: bool = False
+    """A transient failure the case injected (novamart.scenarios): not the agent's error."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +70,11 @@ class Episode:
     rules: CompiledRulebook
     truth: Decision
     needed_tools: frozenset[str]
+    mode: Mode = "guided"
+    offered: tuple[str, ...] = ()
+    """The tools of the case in its mode (closed_book offers no check_policy)."""
+    faults: set[str] = field(default_factory=set)
+    """Tools whose next well-formed call fails as temporarily unavailable."""
     step: int = 0
     known: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     provenance: dict[str, Provenance] = field(default_factory=dict)
@@ -80,7 +89,14 @@ class Episode:
     _seen: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, task: TaskSpec, scenario: Scenario, rules: CompiledRulebook) -> Episode:
+    def start(
+        cls,
+        task: TaskSpec,
+        scenario: Scenario,
+        rules: CompiledRulebook,
+        mode: Mode = "guided",
+        offered: tuple[str, ...] | None = None,
+    ) -> Episode:
         facts = scenario.facts()
         truth = rules.decide(facts)
         episode = cls(
@@ -89,9 +105,14 @@ class Episode:
             rules=rules,
             truth=truth,
             needed_tools=needed_tools(rules, facts, truth),
+            mode=mode,
+            offered=task.tools if offered is None else offered,
+            faults=set(scenario.faults),
         )
         episode.conversation.append(f"customer: {scenario.opening}")
-        episode.reveal("ticket", scenario.ticket_fact(), tool=OPENING)
+        for kind, spec in rules.rulebook.facts.kinds.items():
+            if spec.revealed_by is None:  # what the customer's message itself shows
+                episode.reveal(kind, scenario.record(kind), tool=OPENING)
         return episode
 
     @property
@@ -108,11 +129,13 @@ class Episode:
     def record(self, tool: str, key: str, result: dict[str, Any], by_key: bool) -> CallRecord:
         """Log a finished call. It is a repeat (a loop) when the same call was made before
         and answered the same (or, when ``by_key``, was made before at all: a message)."""
-        previous = self._seen.get(key)
-        repeat = previous is not None and (by_key or previous == result)
-        self._seen[key] = result
         error = None if result["ok"] else result["error"]["code"]
-        call = CallRecord(self.step, tool, key, error, repeat)
+        fault = error == TRANSIENT
+        previous = self._seen.get(key)
+        repeat = not fault and previous is not None and (by_key or previous == result)
+        if not fault:  # retrying a transient failure is not a repeat
+            self._seen[key] = result
+        call = CallRecord(self.step, tool, key, error, repeat, fault)
         self.calls.append(call)
         return call
 
@@ -139,9 +162,11 @@ def needed_tools(rules: CompiledRulebook, facts: Facts, truth: Decision) -> froz
     present = facts.present()
     given = {k: v for k, v in present.items() if k not in kinds}  # known from the start
     required = _tested_kinds(rules, truth) & set(kinds)
+    blockers = _blockers(rules, truth)
     for size in range(len(required), len(kinds) + 1):
         for subset in itertools.combinations(kinds, size):
-            if not required <= set(subset):
+            known = {*subset, *given}
+            if not required <= known or not all(any(b <= known for b in bs) for bs in blockers):
                 continue
             partial = Facts(**given, **{k: present.get(k) for k in subset})
             if _certifies(rules, rules.decide(partial), truth):
@@ -154,6 +179,36 @@ def _tested_kinds(rules: CompiledRulebook, truth: Decision) -> set[str]:
         return set()
     policy = rules.rulebook.policies[truth.optimal.policy]
     return {c.test.kind for c in policy.conditions if isinstance(c.test, FieldTest)}
+
+
+def _blockers(rules: CompiledRulebook, truth: Decision) -> list[list[set[str]]]:
+    """For each policy a certificate must see blocked (every other one for a fallback
+    optimum, else those that could grant better), the fact kinds that would show it blocked:
+    any one failed condition's, or all of them for a policy that needs only one to hold. A
+    subset missing all of them leaves that policy undetermined, so it is not tried (this
+    only saves rule-engine calls)."""
+    want = truth.optimal
+    if want is None:
+        return []
+    policies = rules.rulebook.policies
+    fallback = policies[want.policy].is_fallback
+    found = []
+    for name, verdict in truth.policies.items():
+        policy = policies[name]
+        better = any(g.quality > want.quality for g in policy.grants)
+        if name == want.policy or verdict.status != "blocked" or not (fallback or better):
+            continue
+        failed = {c.name for c in verdict.failed()}
+        kinds = [
+            {c.test.kind}
+            for c in policy.conditions
+            if c.name in failed and isinstance(c.test, FieldTest)
+        ]
+        if policy.any_condition:
+            kinds = [set().union(*kinds)] if kinds else []
+        if kinds:
+            found.append(kinds)
+    return found
 
 
 def _certifies(rules: CompiledRulebook, decision: Decision, truth: Decision) -> bool:

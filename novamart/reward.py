@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from novamart.episode import OPENING, Episode
+from novamart.kernel.money import same_amount
 
 WEIGHTS = {"resolution": 0.55, "tool_use": 0.25, "communication": 0.20}
 PENALTIES = {"wrong_resolution": -0.3, "false_promise": -0.4, "loop": -0.1}
@@ -26,15 +27,17 @@ TERMS: dict[str, str] = {
     "resolution": (
         "Quality of the executed resolution divided by the "
         "quality of the optimum (the kernel's best grant on all facts); 0 when nothing was "
-        "executed or it is not eligible under the ground truth. Exchange on a refundable "
-        "defect scores 0.9."
+        "executed, it is not eligible under the ground truth, or (closed book, where the write "
+        "tools carry out what they are asked) its amount is not the rule's. Exchange on a "
+        "refundable defect scores 0.9."
     ),
     "tool_use": (
         "Share of the needed investigation tools the agent ran "
         "(the fewest whose facts certify the optimum: no undetermined policy could grant "
         f"better), minus {INVALID_CALL_COST} per call answered with an error (unknown tool, "
         "bad arguments, wrong order or customer id, unknown policy, refusal by the policy "
-        f"gate, wrong amount) and {UNNEEDED_CALL_COST} per investigation tool the case did "
+        "gate, wrong amount; not a transient 'service unavailable' failure, whose retry is "
+        f"free too) and {UNNEEDED_CALL_COST} per investigation tool the case did "
         "not need; clipped to [0, 1]. Counts only part of its weight until a resolution is carried "
         f"out ({UNRESOLVED_SHARE}; so does communication): investigating and talking alone "
         "cannot pass."
@@ -100,14 +103,16 @@ def resolution_score(episode: Episode) -> float:
     if done is None or best is None:
         return 0.0
     allowed = episode.truth.grant_for(done.resolution)
-    return 0.0 if allowed is None else min(1.0, allowed.quality / best.quality)
+    if allowed is None or not same_amount(done.amount or 0.0, allowed.amount or 0.0):
+        return 0.0  # not allowed, or (closed book: carried out as asked) for the wrong amount
+    return min(1.0, allowed.quality / best.quality)
 
 
 def tool_use_score(episode: Episode) -> float:
     ran = {p.tool for p in episode.provenance.values() if p.tool != OPENING}
     needed = episode.needed_tools
     coverage = len(ran & needed) / len(needed) if needed else 1.0
-    errors = sum(1 for call in episode.calls if call.error and not call.repeat)
+    errors = sum(1 for call in episode.calls if call.error and not call.repeat and not call.fault)
     score = coverage - INVALID_CALL_COST * errors - UNNEEDED_CALL_COST * len(ran - needed)
     return min(1.0, max(0.0, score))
 

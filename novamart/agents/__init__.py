@@ -16,6 +16,12 @@ from novamart.agents.exploits import (
     ToolSpamAgent,
     WholeKbAgent,
 )
+from novamart.agents.fact_reader import (
+    AlwaysCreditAgent,
+    AlwaysEscalateAgent,
+    AlwaysRefundAgent,
+    FactReaderAgent,
+)
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.oracle import OracleAgent
 from novamart.agents.random_agent import RandomAgent
@@ -36,6 +42,10 @@ AGENTS: dict[str, type[Agent]] = {
         WholeKbAgent,
         PasteArticlesAgent,
         StuffFieldsAgent,
+        FactReaderAgent,
+        AlwaysRefundAgent,
+        AlwaysCreditAgent,
+        AlwaysEscalateAgent,
     )
 }
 EXPLOITS = (
@@ -50,5 +60,8 @@ EXPLOITS = (
     "paste_articles",
     "stuff_fields",
 )
+SCRIPTS = ("fact_reader", "always_refund", "always_credit", "always_escalate")
+"""Scripts that investigate, then follow a fixed rule: the handbook as printed, or one
+resolution whatever the case (chosen from a task's name)."""
 
-__all__ = ["AGENTS", "EXPLOITS", "Agent"]
+__all__ = ["AGENTS", "EXPLOITS", "SCRIPTS", "Agent"]

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
-from novamart.episode import Episode
+from novamart.episode import TRANSIENT, Episode
 from novamart.models import NovamartObservation
 from novamart.scenarios.tasks import RESOLUTION
 from novamart.server.runs import Hidden
@@ -22,7 +22,7 @@ from novamart.tickets import TicketSession
 from novamart.tickets import agents as ticket_agents
 from novamart.tickets.model import Ticket
 
-Script = Generator[CallToolAction, NovamartObservation, None]
+Script = Generator[CallToolAction, NovamartObservation, Any]
 
 DONE_TEXT = {
     "full_refund": "I've processed a full refund of ${amount:.2f} to your original payment method.",
@@ -35,6 +35,23 @@ FALLBACK = "Thank you for your patience. Is there anything else I can help you w
 
 def call(tool: str, **arguments: Any) -> CallToolAction:
     return CallToolAction(tool_name=tool, arguments=arguments)
+
+
+def transient(observation: NovamartObservation) -> bool:
+    """Whether the tool failed only for now (the same call should work again)."""
+    result = observation.last_tool_result or {}
+    return not result.get("ok", True) and result.get("error", {}).get("code") == TRANSIENT
+
+
+def attempt(action: CallToolAction, tries: int = 3) -> Script:
+    """Make ``action``, retrying it while the service is temporarily unavailable; the last
+    observation is the value of ``yield from attempt(...)``."""
+    observation = yield action
+    for _ in range(tries - 1):
+        if not transient(observation):
+            break
+        observation = yield action
+    return observation
 
 
 def closing_message(name: str, resolution: str, amount: float, reasons: list[str]) -> str:

@@ -3,7 +3,7 @@ and explains it. It is the yardstick that shows every scenario is solvable."""
 
 from __future__ import annotations
 
-from novamart.agents.base import Agent, Script, call, closing_message
+from novamart.agents.base import Agent, Script, attempt, call, closing_message
 from novamart.episode import Episode
 from novamart.models import NovamartObservation
 from novamart.reward import declined
@@ -23,7 +23,7 @@ class OracleAgent(Agent):
             tool = schema.source_tool(kind)
             if tool in episode.needed_tools:
                 arg = "customer_id" if tool == "check_loyalty" else "order_id"
-                yield call(tool, **{arg: ids[arg]})
+                yield from attempt(call(tool, **{arg: ids[arg]}))
         best = episode.truth.optimal
         assert best is not None
         tool = episode.rules.rulebook.resolutions[best.resolution].tool
@@ -31,8 +31,8 @@ class OracleAgent(Agent):
         if tool in ("process_refund", "issue_store_credit"):
             args["amount"] = best.amount
         if tool == "escalate_to_manager":
-            args["reason"] = "No policy covers this case."
-        yield call(tool, **args)
+            args["reason"] = episode.truth.policies[best.policy].clause
+        yield from attempt(call(tool, **args))
         wish = episode.scenario.wish
         reasons = episode.truth.blocking_reasons(wish)[:1] if declined(episode) else []
         message = closing_message(first.customer_name, best.resolution, best.amount, reasons)

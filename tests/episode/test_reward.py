@@ -7,6 +7,8 @@ import math
 
 import pytest
 
+from novamart.kernel import default_kernel
+from novamart.kernel.money import percent_of
 from novamart.reward import CONFIRMATION, COURTESY, PENALTIES, UNRESOLVED_SHARE, WEIGHTS
 from novamart.scenarios import build_scenario
 from novamart.server.environment import NovamartEnvironment
@@ -64,12 +66,14 @@ def test_eligible_lower_quality_resolution_scores_its_quality(env: NovamartEnvir
         for s in range(300)
         if (sc := build_scenario(DEFECT, s)).customer.tier == "gold"
         and sc.order.days_since_purchase <= 60
+        and default_kernel().decide(sc.facts()).optimal.policy == "defective_item"
+        and not sc.faults
     )
     observation = env.reset(task=DEFECT, seed=seed)
     act(env, "lookup_order", order_id=observation.order_id)
     act(env, "check_loyalty", customer_id=observation.customer_id)
     price = build_scenario(DEFECT, seed).order.price
-    act(env, "issue_store_credit", order_id=observation.order_id, amount=round(price * 0.75, 2))
+    act(env, "issue_store_credit", order_id=observation.order_id, amount=percent_of(price, 75))
     assert terms(env)["wrong_resolution"] == 0.0
     assert math.isclose(terms(env)["resolution"], WEIGHTS["resolution"] * 0.7)
 
