@@ -50,7 +50,7 @@ def scenarios_command(
             f"order tasks: {', '.join(ORDER_TASKS)}",
             param_hint="--tasks",
         )
-    errors = Console(stderr=True)
+    errors = Console(stderr=True, soft_wrap=True)
     try:
         kernel = PolicyKernel(rules_dir)
     except RulebookError as exc:

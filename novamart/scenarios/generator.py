@@ -40,7 +40,7 @@ from novamart.scenarios.scenario import (
 from novamart.scenarios.tasks import get_task
 from novamart.scenarios.telling import Story, Telling, complaint, compose, draw_telling
 
-FAULT_CHANCE = 0.15
+FAULT_CHANCE = 0.1
 MAX_FAULTS = 2
 FAULTY_LEVELS = ("medium", "hard")
 DEFAULT_DIGITS = 6
