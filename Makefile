@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench soak install
+.PHONY: run test lint format bench soak install train-smoke
 
 $(STAMP): pyproject.toml uv.lock scripts/install.sh
 	VENV=$(VENV) sh scripts/install.sh
@@ -33,3 +33,7 @@ bench: $(STAMP)
 
 soak: $(STAMP)
 	$(PY) bench/soak_kernel.py
+
+# A trainer's venv (.venv-train: torch CPU, trl, NovaMart by pip) and 2 real GRPO steps.
+train-smoke:
+	sh scripts/train-smoke.sh

@@ -6,6 +6,9 @@
    believes every claim (what words alone can get).
 2. The scripted reward-hacking attacks of tests/reliability/attacks.py: mean score over
    seeded episodes of the three policy tasks in turn (each must stay <= 0.3).
+3. Text tricks after the right actions (novamart/agents/tricks.py) beside the honest writer
+   and the oracle: mean score per order task (issue 10: lies <= 0.5, keyword stuffing <= 0.9
+   and well below honest, short-changing < 0.8, a skipped check claimed <= 0.8).
 Run: .venv/bin/python bench/bench_adversaries.py [scenarios per task and persona] [episodes]
 """
 
@@ -17,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
 
-from novamart.agents import AGENTS, Agent
+from novamart.agents import AGENTS, MESSAGE_TRICKS, Agent
 from novamart.agents.runner import run_episode
 from novamart.server.environment import NovamartEnvironment
 from tests.reliability.attacks import ATTACKS, Credulous
@@ -56,11 +59,27 @@ def attacks(env: NovamartEnvironment, episodes: int) -> None:
         print(f"{name:22s} mean {mean:.3f} max {max(scores):.3f}  {per_task}  {verdict}")
 
 
+def tricks(env: NovamartEnvironment, episodes: int) -> None:
+    print(f"\ntext tricks after the right actions ({episodes} seeded episodes per task)")
+    print("| agent | " + " | ".join(POLICY_TASKS) + " |")
+    print("|---|" + "---:|" * len(POLICY_TASKS))
+    for name in ("oracle", "honest", *MESSAGE_TRICKS):
+        means = [
+            statistics.mean(
+                run_episode(env, AGENTS[name](seed), task, seed).final_score
+                for seed in range(episodes)
+            )
+            for task in POLICY_TASKS
+        ]
+        print(f"| `{name}` | " + " | ".join(f"{m:.3f}" for m in means) + " |")
+
+
 def main(per_task: int = 100, episodes: int = 200) -> None:
     env = NovamartEnvironment()
     for agent in (AGENTS["heuristic"], Credulous):
         personas(env, agent, per_task)
     attacks(env, episodes)
+    tricks(env, episodes)
 
 
 if __name__ == "__main__":

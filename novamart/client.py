@@ -1,4 +1,4 @@
-"""The typed NovaMart client: one episode per WebSocket session (/ws), async or `.sync()`.
+"""The typed NovaMart client: one episode per session, async or `.sync()`.
 
     from novamart.client import NovamartAction, NovamartEnv
 
@@ -8,8 +8,12 @@
         result = env.step(action)
         print(result.reward, result.observation.last_tool_result)
 
-It is OpenEnv's MCPToolClient (so `list_tools()` and `call_tool()` work too) with NovaMart's
-typed observation and state, and a typed error when the server refuses a message.
+It is OpenEnv 0.10's MCPToolClient with NovaMart's typed observation and state: it opens an
+HTTP ``/mcp`` session and joins its WebSocket to it (``/ws?session_id=``), so ``reset``,
+``step`` and ``state`` (over the socket) and ``list_tools`` and ``call_tool`` (over HTTP) act
+on one episode; ``list_tools`` lists the current task's tools. When the server refuses, the
+error is typed (``NovamartServerError`` with OpenEnv's code, e.g. ``CAPACITY_REACHED``), the
+session cap refusing the HTTP session included.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ from novamart.models import NovamartAction, NovamartObservation, NovamartState
 
 __all__ = ["NovamartAction", "NovamartEnv", "NovamartObservation", "NovamartServerError"]
 
+CAPACITY_REACHED = "CAPACITY_REACHED"
+SESSION_ERROR = "SESSION_ERROR"
+
 
 class NovamartServerError(RuntimeError):
     """The server answered with an error message instead of an observation."""
@@ -36,8 +43,15 @@ class NovamartServerError(RuntimeError):
         self.details = details
 
 
+def session_refusal(error: dict[str, Any]) -> NovamartServerError:
+    """The JSON-RPC error of a refused ``openenv/session/create``, typed as the WS one is."""
+    data = error.get("data") or {}
+    code = CAPACITY_REACHED if "max_sessions" in data else SESSION_ERROR
+    return NovamartServerError(code=code, message=str(error.get("message", "")), details=data)
+
+
 class NovamartEnv(MCPToolClient):
-    """Async client for NovaMart; `.sync()` gives the blocking version."""
+    """Async client for NovaMart; `.sync()` (or a plain `with`) gives the blocking version."""
 
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[Any]:
         fields = payload.get("observation", {})
@@ -49,6 +63,14 @@ class NovamartEnv(MCPToolClient):
 
     def _parse_state(self, payload: dict[str, Any]) -> NovamartState:
         return NovamartState.model_validate(payload)
+
+    async def _production_mcp_request(
+        self, method: str, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        answer = await super()._production_mcp_request(method, params)
+        if method == "openenv/session/create" and "error" in answer:
+            raise session_refusal(answer["error"])
+        return answer
 
     async def _send_and_receive(self, message: dict[str, Any]) -> dict[str, Any]:
         with suppress(ConnectionClosed):  # a server refusing a session says why, then closes

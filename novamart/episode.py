@@ -15,6 +15,7 @@ from typing import Any
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
 from novamart.kernel.conditions import FieldTest
+from novamart.language import Reading
 from novamart.scenarios import Mode, Scenario, TaskSpec
 
 OPENING = "opening_message"
@@ -43,15 +44,15 @@ class CallRecord:
 
 @dataclass(frozen=True, slots=True)
 class MessageRecord:
-    """An agent message, read once when sent (see novamart.tools.messages)."""
+    """An agent message, read once when sent (novamart.language), with what stood then:
+    the fact kinds established and the resolution carried out (novamart.statements checks
+    its claims against them)."""
 
     step: int
     text: str
-    courteous: bool
-    rude: bool
-    promises_refund: bool
-    states_reason: bool
-    confirms: bool
+    reading: Reading
+    established: frozenset[str]
+    executed: Grant | None
     leaks: bool
 
 
@@ -69,7 +70,10 @@ class Episode:
     scenario: Scenario
     rules: CompiledRulebook
     truth: Decision
-    needed_tools: frozenset[str]
+    facts: Facts
+    """Every fact of the case (the hidden truth the tools reveal one kind at a time)."""
+    needed: tuple[frozenset[str], ...]
+    """The cheapest sets of investigation tools that certify the optimum (any one will do)."""
     mode: Mode = "guided"
     offered: tuple[str, ...] = ()
     """The tools of the case in its mode (closed_book offers no check_policy)."""
@@ -97,14 +101,15 @@ class Episode:
         mode: Mode = "guided",
         offered: tuple[str, ...] | None = None,
     ) -> Episode:
-        facts = scenario.facts()
+        facts = rules.rulebook.facts.check(scenario.facts())
         truth = rules.decide(facts)
         episode = cls(
             task=task,
             scenario=scenario,
             rules=rules,
             truth=truth,
-            needed_tools=needed_tools(rules, facts, truth),
+            facts=facts,
+            needed=needed_tools(rules, facts, truth),
             mode=mode,
             offered=task.tools if offered is None else offered,
             faults=set(scenario.faults),
@@ -118,6 +123,11 @@ class Episode:
     @property
     def done(self) -> bool:
         return self.customer.closed or self.step >= self.task.max_steps
+
+    @property
+    def needed_tools(self) -> frozenset[str]:
+        """One cheapest certifying set (the first of ``needed``)."""
+        return self.needed[0]
 
     def reveal(self, kind: str, fact: Mapping[str, Any], tool: str) -> None:
         """Establish a fact kind, remembering which tool at which step revealed it first."""
@@ -149,36 +159,34 @@ class Episode:
         return self.rules.decide(self.established())
 
 
-def needed_tools(rules: CompiledRulebook, facts: Facts, truth: Decision) -> frozenset[str]:
-    """The fewest investigation tools whose facts certify the true optimum.
+def needed_tools(
+    rules: CompiledRulebook, facts: Facts, truth: Decision
+) -> tuple[frozenset[str], ...]:
+    """The cheapest sets of investigation tools whose facts certify the true optimum.
 
-    A fact subset certifies it when its decision already picks the same resolution and
-    amount, and no policy still undetermined could grant something of higher quality.
-    Only subsets holding every fact kind the optimum's policy tests are tried (others cannot
-    make it eligible), smallest first, in fact-kind order, so the answer is deterministic.
+    A set certifies it when the decision on its facts (and those known from the start)
+    already picks the same resolution and amount, and no policy still undetermined could
+    grant something better. Every set of the smallest size that certifies is returned, so
+    which policy the optimum is credited to (and the rule files' order or names) never
+    decides which tools were "needed".
     """
     schema = rules.rulebook.facts
     kinds = schema.investigated()
     present = facts.present()
     given = {k: v for k, v in present.items() if k not in kinds}  # known from the start
-    required = _tested_kinds(rules, truth) & set(kinds)
     blockers = _blockers(rules, truth)
-    for size in range(len(required), len(kinds) + 1):
+    for size in range(len(kinds) + 1):
+        found = []
         for subset in itertools.combinations(kinds, size):
             known = {*subset, *given}
-            if not required <= known or not all(any(b <= known for b in bs) for bs in blockers):
-                continue
+            if not all(any(b <= known for b in bs) for bs in blockers):
+                continue  # some policy would stay undetermined: it cannot certify
             partial = Facts(**given, **{k: present.get(k) for k in subset})
             if _certifies(rules, rules.decide(partial), truth):
-                return frozenset(schema.source_tool(k) for k in subset)
-    return frozenset(schema.source_tool(k) for k in kinds)
-
-
-def _tested_kinds(rules: CompiledRulebook, truth: Decision) -> set[str]:
-    if truth.optimal is None:
-        return set()
-    policy = rules.rulebook.policies[truth.optimal.policy]
-    return {c.test.kind for c in policy.conditions if isinstance(c.test, FieldTest)}
+                found.append(frozenset(str(schema.source_tool(k)) for k in subset))
+        if found:
+            return tuple(found)
+    return (frozenset(str(schema.source_tool(k)) for k in kinds),)
 
 
 def _blockers(rules: CompiledRulebook, truth: Decision) -> list[list[set[str]]]:

@@ -1,5 +1,5 @@
-"""Reference agents: the oracle, a heuristic, a random agent and the exploits; each plays
-both kinds of task (order cases and support tickets)."""
+"""Reference agents: the oracle, the honest writer, a heuristic, a random agent and the
+exploits; each plays both kinds of task (order cases and support tickets)."""
 
 from __future__ import annotations
 
@@ -23,13 +23,16 @@ from novamart.agents.fact_reader import (
     FactReaderAgent,
 )
 from novamart.agents.heuristic import HeuristicAgent
+from novamart.agents.honest import HonestAgent
 from novamart.agents.oracle import OracleAgent
 from novamart.agents.random_agent import RandomAgent
+from novamart.agents.tricks import TRICKS
 
 AGENTS: dict[str, type[Agent]] = {
     cls.name: cls
     for cls in (
         OracleAgent,
+        HonestAgent,
         HeuristicAgent,
         RandomAgent,
         DoNothingAgent,
@@ -46,6 +49,7 @@ AGENTS: dict[str, type[Agent]] = {
         AlwaysRefundAgent,
         AlwaysCreditAgent,
         AlwaysEscalateAgent,
+        *TRICKS,
     )
 }
 EXPLOITS = (
@@ -60,8 +64,12 @@ EXPLOITS = (
     "paste_articles",
     "stuff_fields",
 )
+"""Cheap tricks without reasoning: each must score at most 0.3 on every task."""
+MESSAGE_TRICKS = tuple(trick.name for trick in TRICKS)
+"""Text tricks after the right actions (and two cheats on the actions): see
+novamart.agents.tricks for what each must score at most."""
 SCRIPTS = ("fact_reader", "always_refund", "always_credit", "always_escalate")
 """Scripts that investigate, then follow a fixed rule: the handbook as printed, or one
 resolution whatever the case (chosen from a task's name)."""
 
-__all__ = ["AGENTS", "EXPLOITS", "SCRIPTS", "Agent"]
+__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "SCRIPTS", "Agent"]

@@ -30,6 +30,12 @@ DONE_TEXT = {
     "exchange": "I've arranged an exchange: a working replacement unit is on its way to you.",
     "escalate": "I've escalated your case to a manager, who will contact you within two days.",
 }
+WISH_TEXT = {
+    "full_refund": "a full refund",
+    "exchange": "an exchange",
+    "store_credit": "store credit",
+    "escalate": "a manager's review",
+}
 FALLBACK = "Thank you for your patience. Is there anything else I can help you with today?"
 
 
@@ -54,11 +60,15 @@ def attempt(action: CallToolAction, tries: int = 3) -> Script:
     return observation
 
 
-def closing_message(name: str, resolution: str, amount: float, reasons: list[str]) -> str:
-    """Thank, give the real reason when the refund was declined, confirm what was done."""
+def closing_message(
+    name: str, resolution: str, amount: float, reasons: list[str], wish: str = "full_refund"
+) -> str:
+    """Thank, give the real reasons when the wish was declined (each its own clause, so none
+    runs into the next), confirm what was done."""
     parts = [f"Thank you for your patience, {name.split()[0]}."]
     if reasons:
-        parts.append(f"I'm sorry, but a full refund isn't possible: {' and '.join(reasons)}.")
+        asked = WISH_TEXT.get(wish, wish.replace("_", " "))
+        parts.append(f"I'm sorry, but {asked} isn't possible: {'; '.join(reasons)}.")
     parts.append(DONE_TEXT[resolution].format(amount=amount))
     parts.append("Please let me know if there is anything else I can help with.")
     return " ".join(parts)

@@ -26,20 +26,23 @@ class Bm25Index:
         df = Counter(term for counts in self.terms.values() for term in counts)
         n = len(self.terms)
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        # term -> [(doc, its part of the score)]: a search touches only documents that share
+        # a term with the query (the parts are score()'s, added in the same order)
+        self.postings: dict[str, list[tuple[str, float]]] = {}
+        for doc_id, counts in self.terms.items():
+            for term, tf in counts.items():
+                self.postings.setdefault(term, []).append((doc_id, self._part(term, tf, doc_id)))
 
-    def score(self, query_terms: list[str], doc_id: str) -> float:
-        counts, length = self.terms[doc_id], self.lengths[doc_id]
-        total = 0.0
-        for term in set(query_terms):
-            tf = counts.get(term, 0)
-            if tf:
-                norm = tf + self.k1 * (1 - self.b + self.b * length / self.avg_length)
-                total += self.idf[term] * tf * (self.k1 + 1) / norm
-        return total
+    def _part(self, term: str, tf: int, doc_id: str) -> float:
+        norm = tf + self.k1 * (1 - self.b + self.b * self.lengths[doc_id] / self.avg_length)
+        return self.idf[term] * tf * (self.k1 + 1) / norm
 
     def search(self, query: str, k: int = 3) -> list[Hit]:
         """The ``k`` best documents with a positive score, best first."""
-        terms = tokens(query)
-        scored = [(self.score(terms, d), d) for d in self.terms]
-        ranked = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))
+        totals: dict[str, float] = {}
+        for term in set(tokens(query)):
+            for doc_id, part in self.postings.get(term, ()):
+                totals[doc_id] = totals.get(doc_id, 0.0) + part
+        scored = [(s, d) for d, s in totals.items() if s > 0]
+        ranked = sorted(scored, key=lambda s: (-s[0], s[1]))
         return [Hit(id=d, score=round(s, 4)) for s, d in ranked[:k]]

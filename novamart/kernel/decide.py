@@ -82,7 +82,9 @@ class CompiledRulebook:
             if p.name in granted
             for g in p.grants
         ]
-        eligible.sort(key=lambda g: -g.quality)  # stable: ties keep policy order
+        # Best first: quality, then the larger amount; ties of both keep the policies' order,
+        # where it no longer matters which policy is named (same resolution, same amount).
+        eligible.sort(key=lambda g: (-g.quality, -(g.amount or 0.0)))
         return Decision(
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )

@@ -67,6 +67,8 @@ class ResolutionSpec(_Spec):
     description: str
     quality: Annotated[float, Field(ge=0, le=1)]
     tool: Name
+    says: tuple[str, ...] = ()
+    """The words a message uses for this resolution (for the message reader)."""
 
 
 class CatalogueFile(_Spec):

@@ -1,9 +1,11 @@
 """NovaMart served the OpenEnv way: `create_app` around NovamartEnvironment, set by env vars.
 
-HTTP /reset, /step and /state are stateless in OpenEnv 0.3 (a fresh environment per request);
-an episode runs over the WebSocket /ws, one environment per connection. Settings:
-HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions
-are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false; true serves /web),
+HTTP /reset, /step and /state are stateless in OpenEnv 0.10 (a fresh environment per request);
+an episode runs over the WebSocket /ws, one environment per connection, or per HTTP /mcp
+session that a /ws?session_id= joins (OpenEnv's MCPToolClient). Settings:
+HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions,
+joined ones included, are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false;
+true serves /web, and only then is gradio imported),
 RULES_DIR (the repository's rules/) and ADMIN_TOKEN (unset: no admin routes; set:
 POST /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`).
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Request
@@ -23,11 +26,11 @@ from openenv.core.env_server.types import ConcurrencyConfig
 from pydantic import BaseModel, ConfigDict, Field
 
 from novamart.kernel import default_kernel
-from novamart.models import NovamartObservation
+from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
-from novamart.server.web_ui import build_web_ui
+from novamart.server.sessions import sessions_reaped_when_idle
 
 
 class ServerSettings(BaseModel):
@@ -49,6 +52,13 @@ class ServerSettings(BaseModel):
         return cls.model_validate({name: value for name, value in environ.items() if value})
 
 
+def build_web_ui(web_manager: Any, *args: Any, **kwargs: Any) -> Any:
+    """OpenEnv's ``gradio_builder``, importing the web UI (and gradio) only when it is built."""
+    from novamart.server.web_ui import build_web_ui as build
+
+    return build(web_manager, *args, **kwargs)
+
+
 async def _invalid_argument(_: Request, exc: Exception) -> JSONResponse:
     """A ValueError from the environment (unknown task, bad seed) is the caller's error: 422."""
     return JSONResponse(status_code=422, content={"detail": str(exc), "code": "INVALID_ARGUMENT"})
@@ -60,16 +70,18 @@ def build_app(settings: ServerSettings) -> FastAPI:
         max_concurrent_envs=settings.max_concurrent_envs,
         session_timeout=settings.session_timeout_s,
     )
-    served = create_app(
-        NovamartEnvironment,
-        CallToolAction,
-        NovamartObservation,
-        env_name="novamart",
-        concurrency_config=concurrency,
-        gradio_builder=build_web_ui,
-        show_default_tab=False,
-        title_override="NovaMart customer service",
-    )
+    with sessions_reaped_when_idle():
+        served = create_app(
+            NovamartEnvironment,
+            CallToolAction,
+            NovamartObservation,
+            env_name="novamart",
+            concurrency_config=concurrency,
+            gradio_builder=build_web_ui,
+            show_default_tab=False,
+            title_override="NovaMart customer service",
+            state_cls=NovamartState,
+        )
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     kernel = default_kernel()  # the one every environment of this process resets on

@@ -6,31 +6,39 @@ shared: the step, the reward style, errors as data, the observation's common fie
 
 Every tool of either kind is registered with a FastMCP server (the two tools both kinds
 offer, ``escalate_to_manager`` and ``respond_to_customer``, have one schema), so ``/mcp``
-``tools/list`` and
-``tools/call`` work (a ``tools/call`` runs the same step as below, without the reward
-reaching the caller). ``step`` and ``step_async`` handle ``CallToolAction`` themselves,
+``tools/call`` works (it runs the same step as below, without the reward reaching the
+caller) and ``tools/list`` lists the current task's tools, as ``ListToolsAction`` does (a
+FastMCP transform filters the listing; before any reset, every tool). ``step`` and
+``step_async`` handle ``CallToolAction`` themselves,
 straight to the tool function (no FastMCP round trip on the hot path), and answer
 ``ListToolsAction`` from a list built once per task (free: not a step; no
 ``run_async_safely``, which deadlocks a ``/ws`` session).
 
 Each tool call is one step. Its observation carries the reward (the change of the running
-grade, see novamart.reward and novamart.tickets) and the reward's breakdown. Termination: an
-order case is done when the customer closes the conversation (the first agent message after a
-resolution closes it; a haggling customer who was not told the real reason pushes back once
-first), a ticket when its closing tool succeeds (the classification, the extraction, the
-reply); both at the step limit. The terminal observation carries ``final_score`` (= the sum of the
-episode's rewards). Unknown tools and bad arguments are answered with an error (typed code
-and message) and scored as invalid calls; the session goes on.
+grade, see novamart.reward and novamart.tickets), scored by the environment's rubric tree
+(novamart.server.rubrics), and the reward's breakdown by term, read off the same tree.
+Termination: an order case is done when the customer closes the conversation (the first
+agent message after a resolution closes it; a haggling customer who was not told the real
+reason pushes back once first), a ticket when its closing tool succeeds (the classification,
+the extraction, the reply); both at the step limit. The terminal observation carries
+``final_score`` (= the sum of the episode's rewards). Unknown tools and bad arguments are
+answered with an error (typed code and message) and scored as invalid calls; the session
+goes on.
+
+The task API (``list_splits`` ... ``get_task_range``, novamart.server.task_api) lists reset
+arguments; ``reset(split=..., index=...)`` plays one of them.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import uuid4
 
 from fastmcp import FastMCP
+from fastmcp.server.transforms import Transform
 from fastmcp.tools.base import Tool as FastTool
 from fastmcp.tools.base import ToolResult
 from openenv.core.env_server.mcp_environment import MCPEnvironment
@@ -52,15 +60,32 @@ from novamart.models import NovamartObservation, NovamartState
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
 from novamart.scenarios.tasks import DEFAULT_TASK
 from novamart.server.runs import Hidden, Run, start_run
+from novamart.server.task_api import TaskCatalog, get_split
 from novamart.tickets.tools import TOOLS as TICKET_TOOLS
 from novamart.tools.base import Result, fail
 from novamart.tools.registry import TOOLS
+
+if TYPE_CHECKING:
+    from novamart.server.rubrics import NovamartRubric
 
 FRAMEWORK_ERRORS = {
     "unknown_tool": ToolErrorType.TOOL_NOT_FOUND,
     "invalid_arguments": ToolErrorType.INVALID_ARGS,
 }
-RESET_ARGUMENTS = ("seed", "episode_id", "task", "ticket", "mode", "policy_variant")
+RESET_ARGUMENTS = (
+    "seed",
+    "episode_id",
+    "task",
+    "ticket",
+    "split",
+    "index",
+    "mode",
+    "policy_variant",
+)
+NOT_THE_CASE = {"metadata", "tool_name", "result", "error", "reward", "done", "last_tool_result"}
+"""Observation fields that are not about the case: the reset's metadata repeats the rest
+(``case``), for clients that parse observations generically (OpenEnv's MCPToolClient keeps
+only ``tool_name``, ``result``, ``error``, ``reward``, ``done`` and ``metadata``)."""
 MAX_TOOL_NAME = 64
 """Longer names are cut before anything echoes them (no tool name comes near it)."""
 
@@ -72,6 +97,12 @@ CATALOGUE: dict[str, tuple[str, dict[str, Any]]] = {
 offer is validated by the same argument model on both sides (novamart.tools.args)."""
 
 
+README = Path(__file__).resolve().parents[2] / "README.md"
+DOCUMENTATION_URL = "/docs"
+"""The server's own API documentation (OpenAPI); the README itself goes out as
+``readme_content``."""
+
+
 class _EpisodeTool(FastTool):
     """A FastMCP tool whose call runs one environment step and returns the tool's result."""
 
@@ -79,6 +110,17 @@ class _EpisodeTool(FastTool):
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
         return self.convert_result(self.handler(arguments))
+
+
+class _TaskTools(Transform):
+    """Lists the tools of the environment's current task (FastMCP lists every tool)."""
+
+    def __init__(self, names: Callable[[], tuple[str, ...]]) -> None:
+        self._names = names
+
+    async def list_tools(self, tools: Sequence[FastTool]) -> Sequence[FastTool]:
+        by_name = {tool.name: tool for tool in tools}
+        return [by_name[name] for name in self._names() if name in by_name]
 
 
 @functools.cache
@@ -133,7 +175,13 @@ class SessionEnded(RuntimeError):
     """The session was closed (its client left, or it idled past the session timeout)."""
 
 
-class NovamartEnvironment(MCPEnvironment):
+@functools.cache
+def readme_text() -> str | None:
+    """The README for ``/metadata`` (None where the package is installed without it)."""
+    return README.read_text(encoding="utf-8") if README.is_file() else None
+
+
+class NovamartEnvironment(TaskCatalog, MCPEnvironment):
     SUPPORTS_CONCURRENT_SESSIONS = True
 
     def __init__(self, kernel: PolicyKernel | None = None) -> None:
@@ -147,7 +195,13 @@ class NovamartEnvironment(MCPEnvironment):
                     handler=functools.partial(self._mcp_call, name),
                 )
             )
+        server.add_transform(_TaskTools(self._tool_names))
         super().__init__(server)
+        # OpenEnv's rubric package imports openai (~1.3 s): not before the first environment,
+        # so a server answers /health without it
+        from novamart.server.rubrics import NovamartRubric
+
+        self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
         self._run: Run | None = None
         self._variant: int | None = None
@@ -170,13 +224,16 @@ class NovamartEnvironment(MCPEnvironment):
         episode_id: str | None = None,
         task: str = DEFAULT_TASK,
         ticket: dict[str, Any] | None = None,
+        split: str | None = None,
+        index: int | None = None,
         mode: Mode = "guided",
         policy_variant: int | None = None,
         **kwargs: Any,
     ) -> NovamartObservation:
         """Start ``task``: canonical without a seed, variant ``seed`` with one; on a ticket
         task, ``ticket`` plays one dataset row instead (text, category, priority, kb_id,
-        requires_escalation, reference_answer, ...; a bad row is a DatasetError). An order
+        requires_escalation, reference_answer, ...; a bad row is a DatasetError). With
+        ``split`` and ``index``, the task API's entry plays (its task and seed). An order
         case plays ``mode`` guided (check_policy, gated writes) or closed_book (the handbook
         in ``instructions``, writes carried out as asked), under the rules as written or
         their ``policy_variant`` N (thresholds and percentages moved within declared bounds)."""
@@ -186,6 +243,11 @@ class NovamartEnvironment(MCPEnvironment):
                 f"unknown reset arguments {sorted(kwargs)}; "
                 f"reset takes {', '.join(RESET_ARGUMENTS)}"
             )
+        if split is not None or index is not None:
+            if split is None or index is None:
+                raise ValueError("split and index go together: reset(split=..., index=...)")
+            entry = get_split(split).entry(index)
+            task, seed = entry["task"], entry["seed"]
         spec = get_task(task)
         episode_id = check_episode_id(episode_id)
         variant = check_variant(policy_variant, spec)
@@ -194,7 +256,13 @@ class NovamartEnvironment(MCPEnvironment):
         self._run = start_run(spec, check_seed(seed), rules, ticket, self._mode)
         self._variant = variant
         self._episode_id = episode_id or str(uuid4())
-        return self._observe("", None, reward=0.0, breakdown={})
+        self.rubric.bind(self._run)
+        self._reset_rubric()
+        observation = self._observe("", None, reward=0.0, breakdown={})
+        observation.metadata = {
+            "case": observation.model_dump(exclude=NOT_THE_CASE, exclude_defaults=True)
+        }
+        return observation
 
     async def reset_async(self, **kwargs: Any) -> NovamartObservation:
         return self.reset(**kwargs)  # no I/O: skip OpenEnv's hop to a worker thread
@@ -239,6 +307,7 @@ class NovamartEnvironment(MCPEnvironment):
         if run is None:
             return NovamartState(episode_id=self._episode_id)
         return NovamartState(
+            **self._reveal(run),
             episode_id=self._episode_id,
             step_count=run.step,
             task=run.task.name,
@@ -267,7 +336,23 @@ class NovamartEnvironment(MCPEnvironment):
             "policies, and support tickets: triage, extraction, grounded answers, escalation "
             "safety and account recovery.",
             version="0.1.0",
+            readme_content=readme_text(),
+            author="NovaMart engineering",
+            documentation_url=DOCUMENTATION_URL,
         )
+
+    @staticmethod
+    def _reveal(run: Run) -> dict[str, Any]:
+        """The terminal fields: empty until the episode is over, so no hidden fact leaks."""
+        if not run.done:
+            return {}
+        ending = run.ending()
+        return {
+            "termination": ending.termination,
+            "truncated": ending.truncated,
+            "ground_truth": ending.ground_truth,
+            "grader_notes": ending.notes,
+        }
 
     # ---- one step -----------------------------------------------------------------------
 
@@ -278,8 +363,9 @@ class NovamartEnvironment(MCPEnvironment):
         if run.done:
             over = fail("episode_over", "the episode is over; call reset to start another")
             return self._observe(name, over, reward=0.0, breakdown={})
-        outcome = run.call(name, arguments)
-        return self._observe(name, outcome.result, outcome.reward, outcome.breakdown)
+        result = run.call(name, arguments)
+        reward = self.rubric(CallToolAction(tool_name=name, arguments=arguments), result)
+        return self._observe(name, result, reward, self.rubric.breakdown())
 
     def _mcp_call(self, name: str, arguments: dict[str, Any]) -> Result:
         observation = self._call(name, arguments)
@@ -291,8 +377,11 @@ class NovamartEnvironment(MCPEnvironment):
         assert self._run is not None
         return self._run
 
+    def _tool_names(self) -> tuple[str, ...]:
+        return self._run.tools if self._run else tuple(CATALOGUE)
+
     def _tools(self) -> list[Tool]:
-        return tool_list(self._run.tools if self._run else tuple(CATALOGUE))
+        return tool_list(self._tool_names())
 
     def _observe(
         self,
@@ -309,6 +398,7 @@ class NovamartEnvironment(MCPEnvironment):
             error = ToolError(error_type=FRAMEWORK_ERRORS[code], message=result["error"]["message"])
         done = run.done
         return NovamartObservation(
+            **self._reveal(run),
             tool_name=name,
             result=result,
             error=error,

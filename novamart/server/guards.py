@@ -1,7 +1,7 @@
 """Input guards in front of OpenEnv's routes: payloads it mishandles get a typed error.
 
-OpenEnv 0.3 ends a WebSocket session when a frame is binary (`receive_text` fails) or is
-JSON but not an object (`.get` on a list), and passes a request body of any size on to
+OpenEnv (0.3 through 0.10) ends a WebSocket session when a frame is binary (`receive_text`
+fails) or is JSON but not an object (`.get` on a list), and passes a request body of any size on to
 pydantic and the environment. This ASGI middleware answers such input itself, in the
 protocol of the route it was sent to, and lets the session go on. Frames and bodies that
 pass are handed through unchanged (binary frames that are valid UTF-8 are handed on as

@@ -75,13 +75,19 @@ def serve_in_subprocess(
     env: Mapping[str, str] | None = None,
     app_dir: Path = REPO_ROOT,
     startup_timeout_s: float = 60.0,
+    command: list[str] | None = None,
 ) -> Iterator[RunningServer]:
-    """Serve `app_ref` (module:attribute, importable from `app_dir`) with extra `env` vars."""
+    """Serve `app_ref` (module:attribute, importable from `app_dir`) with extra `env` vars.
+
+    ``command`` replaces the uvicorn command line (it is told HOST and PORT through the
+    environment, as the Docker image's is)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "uvicorn", app_ref, "--app-dir", str(app_dir)]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    full_env = {**os.environ, **QUIET_ENV, **(env or {})}
+    if command is None:
+        command = [sys.executable, "-m", "uvicorn", app_ref, "--app-dir", str(app_dir)]
+        command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    listen = {"HOST": "127.0.0.1", "PORT": str(port)}
+    full_env = {**os.environ, **QUIET_ENV, **(env or {}), **listen}
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             command, env=full_env, cwd=app_dir, stdout=log, stderr=subprocess.STDOUT

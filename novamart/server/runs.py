@@ -2,8 +2,9 @@
 
 An order case (novamart.episode + novamart.reward) and a support ticket (novamart.tickets)
 differ in their tools, truth and grader, but the environment needs the same few things of
-both: run a call and say what it earned (the change of the running grade), whether the
-episode is over, the running grade, and the typed observation fields of the kind.
+both: run a call, whether the episode is over, the running grade and its terms (what a call
+earned is their change: novamart.server.rubrics), and the typed observation fields of the
+kind.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any, Protocol
 from novamart.episode import Episode
 from novamart.kb import default_kb
 from novamart.kb.handbook import handbook
-from novamart.kernel import CompiledRulebook
-from novamart.reward import ZERO, grade, step_breakdown
+from novamart.kernel import CompiledRulebook, Grant
+from novamart.models import GroundTruth, TerminationReason, TruthGrant
+from novamart.reward import ZERO, grade, grader_notes
 from novamart.scenarios import Mode, TaskSpec, build_scenario
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.dataset import scenario_from_row
@@ -29,10 +31,13 @@ SNIPPET = 240
 
 
 @dataclass(frozen=True)
-class Outcome:
-    result: Result
-    reward: float
-    breakdown: dict[str, float]
+class Ending:
+    """What the terminal observation reveals: why it ended, the truth, the grader's notes."""
+
+    termination: TerminationReason
+    truncated: bool
+    ground_truth: GroundTruth
+    notes: dict[str, str]
 
 
 class Run(Protocol):
@@ -66,12 +71,16 @@ class Run(Protocol):
     @property
     def resolution(self) -> str | None: ...
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
-        """Run one tool call as one step (the episode is not over)."""
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
+        """Run one tool call as one step (the episode is not over); regrade."""
         ...
 
     def fields(self) -> dict[str, Any]:
         """The observation fields of this kind of episode, facts not yet discovered empty."""
+        ...
+
+    def ending(self) -> Ending:
+        """The reveal, once the episode is over."""
         ...
 
 
@@ -114,15 +123,15 @@ class PolicyRun:
     def resolution(self) -> str | None:
         return self.episode.executed.resolution if self.episode.executed else None
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
         episode = self.episode
         episode.step += 1
         key = call_key(name, arguments, episode.step)
         result = call_tool(episode, name, arguments)
         spec = TOOLS.get(name)
         episode.record(name, key, result, by_key=spec is not None and spec.kind == "communicate")
-        before, self.grade = self.grade, grade(episode)
-        return Outcome(result, self.grade.value - before.value, step_breakdown(before, self.grade))
+        self.grade = grade(episode)
+        return result
 
     def fields(self) -> dict[str, Any]:
         episode = self.episode
@@ -144,6 +153,29 @@ class PolicyRun:
             "tools_used": [call.tool for call in episode.calls],
         }
 
+    def ending(self) -> Ending:
+        episode = self.episode
+        truth = episode.truth
+        wish = episode.scenario.wish
+        optimal = truth.optimal
+        revealed = GroundTruth(
+            optimal=_grant(optimal) if optimal else None,
+            granted_by=[
+                g.policy for g in truth.eligible if optimal and g.resolution == optimal.resolution
+            ],
+            eligible=[_grant(g) for g in truth.eligible],
+            wish=wish,
+            reasons=[] if truth.grant_for(wish) else truth.blocking_reasons(wish),
+            needed_tools=[sorted(s) for s in episode.needed],
+        )
+        closed = episode.customer.closed
+        return Ending(
+            termination="resolved" if closed else "step_limit",
+            truncated=not closed,
+            ground_truth=revealed,
+            notes=grader_notes(episode),
+        )
+
     def _available(self) -> list[str]:
         if self.episode.done:
             return []
@@ -151,6 +183,12 @@ class PolicyRun:
         if self.episode.executed is not None:
             return [t for t in tools if TOOLS[t].kind != "resolve"]
         return list(tools)
+
+
+def _grant(grant: Grant) -> TruthGrant:
+    return TruthGrant(
+        resolution=grant.resolution, policy=grant.policy, amount=grant.amount, quality=grant.quality
+    )
 
 
 def call_key(name: str, arguments: dict[str, Any], step: int) -> str:
@@ -216,17 +254,30 @@ class TicketRun:
     def resolution(self) -> str | None:
         return None
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
-        before = self.session.grade.components
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
         outcome = self.session.step(name, arguments)
         self.tools_used.append(name)
-        after = outcome.grade.components
-        changed = {
-            k: after.get(k, 0.0) - before.get(k, 0.0)
-            for k in dict.fromkeys([*before, *after])
-            if after.get(k, 0.0) != before.get(k, 0.0)
-        }
-        return Outcome(outcome.result.as_dict(), outcome.reward, changed)
+        return outcome.result.as_dict()
+
+    def ending(self) -> Ending:
+        truth = self.session.scenario.truth
+        labels = truth.model_dump(
+            include={"category", "priority", "kb_id", "requires_escalation", "fields"},
+            exclude_none=True,
+        )
+        if not labels.get("fields"):
+            labels.pop("fields", None)
+        grade_ = self.session.grade
+        notes = {name: f"{value:.2f}" for name, value in grade_.components.items()}
+        if grade_.notes:
+            notes["notes"] = "; ".join(grade_.notes)
+        closed = self.session.closed
+        return Ending(
+            termination="ticket_closed" if closed else "step_limit",
+            truncated=not closed,
+            ground_truth=GroundTruth(expected=labels),
+            notes=notes,
+        )
 
     def fields(self) -> dict[str, Any]:
         view = self.session.view()

@@ -3,6 +3,7 @@ rule files, clear errors for malformed articles, and working retrieval."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -120,3 +121,22 @@ def test_search_is_ranked_bounded_and_deterministic() -> None:
 def test_numbers_are_normalised() -> None:
     assert numbers("$1,299.00 or 1299 dollars, 9.99 and 30-day") == {"1299", "9.99", "30"}
     assert numbers("order NM-482913") == {"482913"}
+
+
+def test_search_ranks_as_bm25_over_every_document() -> None:
+    """The inverted index scores exactly as plain BM25 over all documents would."""
+    kb = default_kb()
+    index = kb.index
+    words = [w for a in kb.articles.values() for w in f"{a.title} {a.body}".split()]
+    rng = random.Random(7)
+    for _ in range(300):
+        query = " ".join(rng.choice(words) for _ in range(rng.randint(1, 10)))
+        scored = []
+        for doc_id, counts in index.terms.items():
+            total = 0.0
+            for term in set(tokens(query)):
+                if counts.get(term):
+                    total += index._part(term, counts[term], doc_id)
+            scored.append((total, doc_id))
+        best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:3]
+        assert [(h.id, h.score) for h in index.search(query)] == [(d, round(s, 4)) for s, d in best]

@@ -1,0 +1,70 @@
+"""OpenEnv's session server, with the idle timeout applied to every session.
+
+OpenEnv 0.10 lets a WebSocket join an HTTP ``/mcp`` session (``/ws?session_id=``: how its
+``MCPToolClient`` plays), and its idle reaper then skips the session for as long as the
+socket stays open: an idle client would hold its slot forever and idling would beat
+MAX_CONCURRENT_ENVS. Here the reaper frees every session idle longer than
+SESSION_TIMEOUT_S, joined or not. The environment of a reaped session is closed, so a
+socket still open on it is refused from then on (``SessionEnded``), and its ``/mcp``
+session id is unknown.
+
+``create_app`` builds its ``HTTPEnvServer`` itself, with or without the web UI;
+``sessions_reaped_when_idle`` has it build this one instead, for the duration of the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from openenv.core.env_server import http_server
+
+log = logging.getLogger(__name__)
+MIN_REAP_INTERVAL_S = 1.0
+
+
+class IdleReapingServer(http_server.HTTPEnvServer):
+    """OpenEnv's server whose idle reaper also frees sessions a WebSocket has joined."""
+
+    def idle_sessions(self, now: float) -> list[str]:
+        """Sessions whose last message is older than the idle timeout."""
+        timeout = self._session_idle_timeout_s
+        if timeout is None:
+            return []
+        return [
+            sid for sid, info in self._session_info.items() if now - info.last_activity_at > timeout
+        ]
+
+    async def _reap_idle_sessions(self) -> None:
+        timeout = self._session_idle_timeout_s
+        if timeout is None:
+            return
+        interval = max(timeout / 4, MIN_REAP_INTERVAL_S)
+        while True:
+            try:
+                await asyncio.sleep(interval)
+                async with self._session_lock:
+                    stale = self.idle_sessions(time.time())
+                for session_id in stale:
+                    async with self._session_lock:  # activity may have come in meanwhile
+                        still_idle = session_id in self.idle_sessions(time.time())
+                    if still_idle:
+                        await self._destroy_session(session_id)
+            except asyncio.CancelledError:
+                break
+            except Exception as exc:  # the reaper must outlive any one failure
+                log.warning("idle-session reaper failed (will retry): %s", exc)
+
+
+@contextmanager
+def sessions_reaped_when_idle() -> Iterator[None]:
+    """While open, OpenEnv's app factories build an ``IdleReapingServer``."""
+    original = http_server.HTTPEnvServer
+    http_server.HTTPEnvServer = IdleReapingServer  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        http_server.HTTPEnvServer = original  # type: ignore[misc]
