@@ -174,11 +174,13 @@ def needed_tools(
     kinds = schema.investigated()
     present = facts.present()
     given = {k: v for k, v in present.items() if k not in kinds}  # known from the start
-    blockers = _blockers(rules, truth)
+    grantors, blockers = _grantors(rules, truth), _blockers(rules, truth)
     for size in range(len(kinds) + 1):
         found = []
         for subset in itertools.combinations(kinds, size):
             known = {*subset, *given}
+            if not any(g <= known for g in grantors):
+                continue  # no policy could grant the optimum on these facts
             if not all(any(b <= known for b in bs) for bs in blockers):
                 continue  # some policy would stay undetermined: it cannot certify
             partial = Facts(**given, **{k: present.get(k) for k in subset})
@@ -187,6 +189,30 @@ def needed_tools(
         if found:
             return tuple(found)
     return (frozenset(str(schema.source_tool(k)) for k in kinds),)
+
+
+def _grantors(rules: CompiledRulebook, truth: Decision) -> list[set[str]]:
+    """The fact kinds each policy that grants the optimum (its resolution) on all the facts
+    needs to grant it at all: every kind it tests (one passing condition's for a policy that
+    needs only one), and the kinds its amount reads. A policy whose own conditions fail on all
+    the facts fails on any part of them, so a subset holding none of these cannot certify."""
+    want = truth.optimal
+    if want is None:
+        return []
+    found = []
+    for name, verdict in truth.policies.items():
+        policy = rules.rulebook.policies[name]
+        grant = next((g for g in policy.grants if g.resolution == want.resolution), None)
+        if grant is None:
+            continue
+        status = {c.name: c.status for c in verdict.conditions}
+        tested = [(c.name, c.test.kind) for c in policy.conditions if isinstance(c.test, FieldTest)]
+        amount = {ref.partition(".")[0] for ref in (grant.amount.field, grant.amount.by) if ref}
+        if policy.any_condition:  # its own conditions count, whatever an override set aside
+            found += [{kind, *amount} for c, kind in tested if status.get(c) == "pass"]
+        elif not any(status.get(c) == "fail" for c, _ in tested):
+            found.append({kind for _, kind in tested} | amount)
+    return found
 
 
 def _blockers(rules: CompiledRulebook, truth: Decision) -> list[list[set[str]]]:

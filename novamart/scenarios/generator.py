@@ -59,11 +59,15 @@ def build_scenario(
     rules = rulebook or default_kernel().rulebook
     plans = _plans(rules, task)
     if seed is None:
-        return _canonical(task, character, rules, plans)
+        key = (rules.version, task)
+        if key not in _CANONICAL:  # immutable: drawn once per rules version
+            _CANONICAL[key] = _canonical(task, character, rules, plans)
+        return _CANONICAL[key]
     return _seeded(task, seed, character, rules, plans, faulty=spec.difficulty in FAULTY_LEVELS)
 
 
 _PLANS: dict[tuple[str, str], dict[str, FieldPlan]] = {}
+_CANONICAL: dict[tuple[str, str], Scenario] = {}
 
 
 def _plans(rulebook: Rulebook, task: str) -> dict[str, FieldPlan]:
@@ -74,6 +78,7 @@ def _plans(rulebook: Rulebook, task: str) -> dict[str, FieldPlan]:
         plans = plan_fields(rulebook, characters()[task].chances(rulebook, task))
         if len(_PLANS) > 256:
             _PLANS.clear()
+            _CANONICAL.clear()
         _PLANS[key] = plans
     return plans
 
