@@ -21,7 +21,7 @@ from typing import Any
 from novamart.kernel import Rulebook, default_kernel
 from novamart.scenarios import catalogue
 from novamart.scenarios.character import Character, characters
-from novamart.scenarios.personas import PERSONAS, TONES, TRAITS
+from novamart.scenarios.personas import PERSONAS, TONES, TRAITS, Tone, Trait
 from novamart.scenarios.plan import Base, FieldPlan, ScenarioError, base_of, plan_fields
 from novamart.scenarios.scenario import (
     CATEGORY,
@@ -227,8 +227,9 @@ def _seeded(
     claimed = _claimed_tier(rng, plans)
     symptom = rng.choice(catalogue.symptoms(values.get(CATEGORY))) if defect_claimed else ""
     other = _other(rng, values) if trait == "privacy_probe" else None
-    story = _story(rulebook, plans, values, draw.product, defect_claimed, symptom, wish, haggles)
-    story = _with_persona(story, tone, trait, other)
+    who = None if other is None else (other.name, other.customer_id)
+    telling_of = (draw.product, defect_claimed, symptom, wish, haggles, tone, trait, who)
+    story = _story(rulebook, plans, values, *telling_of)
     list_prices = catalogue.products(values.get(CATEGORY) or "").get(draw.product, ())
     telling = draw_telling(rng, story, claimed, story_spec.lookalikes, list_prices)
     faults = _faults(rulebook, random.Random(f"{stream}:faults")) if faulty else ()
@@ -251,14 +252,10 @@ def _canonical(
     persona = PERSONAS[case.persona]
     wish = next(iter(character.wishes(rulebook, task)))
     haggles = wish == "full_refund" and character.story.haggle == 1
-    story = _story(
-        rulebook, plans, values, case.product, defect_claimed, case.symptom, wish, haggles
-    )
-    story = _with_persona(story, persona.tone, persona.trait, None)
-    price = values.get(PRICE)
-    telling = Telling(**{"price_stated": price, **case.telling})
+    telling_of = (case.product, defect_claimed, case.symptom, wish, haggles)
+    story = _story(rulebook, plans, values, *telling_of, persona.tone, persona.trait, None)
     signs = tuple(sentences[0] for sentences in story.signs)
-    telling = Telling(**{**telling.__dict__, "signs": signs})
+    telling = Telling(**{"price_stated": values.get(PRICE), "signs": signs, **case.telling})
     claimed = telling.claimed_tier  # None: asked, the customer states the real tier
     return _scenario(
         task, None, rulebook, values, case.product, case.name, story, telling, claimed, None, ()
@@ -274,6 +271,9 @@ def _story(
     symptom: str,
     wish: str,
     haggles: bool,
+    tone: Tone,
+    trait: Trait | None,
+    other: tuple[str, str] | None,
 ) -> Story:
     shown = [p for p in plans.values() if rulebook.facts.kinds[p.kind].revealed_by is None]
     signs = tuple(p.draw.tells for p in shown if p.spec.type == "bool" and values[p.ref] is True)
@@ -292,16 +292,12 @@ def _story(
         symptom=symptom,
         wish=wish,
         haggles=haggles,
-        tone="polite",
-        trait=None,
+        tone=tone,
+        trait=trait,
+        other=other,
         signs=signs,
         lookalikes=lookalikes,
     )
-
-
-def _with_persona(story: Story, tone: Any, trait: Any, other: OtherCustomer | None) -> Story:
-    who = None if other is None else (other.name, other.customer_id)
-    return Story(**{**story.__dict__, "tone": tone, "trait": trait, "other": who})
 
 
 def _claimed_tier(rng: random.Random, plans: dict[str, FieldPlan]) -> str | None:
