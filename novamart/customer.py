@@ -1,7 +1,7 @@
 """The simulated customer: deterministic for a scenario, driven by persona and progress.
 
 It answers questions about its case (order number, what is wrong, when it was bought, its
-tier - a ``false_tier`` persona claims gold), accepts a fair offer, and pushes back once on
+tier as they believe it, true or not), accepts a fair offer, and pushes back once on
 anything but cash when the scenario says it haggles. Once a resolution has been carried out,
 the next agent message closes the conversation, unless a haggling customer has not yet been
 told the real reason a refund is impossible: then it pushes back once more first.
@@ -86,9 +86,7 @@ def _detail(episode: Episode, topic: str) -> str:
     if topic == "order":
         return f"The order number is {scenario.order.order_id}."
     if topic == "problem":
-        if scenario.symptom:
-            return f"It {scenario.symptom}."
-        return "Nothing is wrong with it, I just don't need it. It's still sealed."
+        return scenario.complaint
     if topic == "when":
         return f"I bought it {scenario.order.days_since_purchase} days ago."
     if topic == "tier":

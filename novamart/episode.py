@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
+from novamart.kernel.conditions import FieldTest
 from novamart.language import Reading
-from novamart.scenarios import Scenario, TaskSpec
+from novamart.scenarios import Mode, Scenario, TaskSpec
 
 OPENING = "opening_message"
 """The provenance of what the customer's first message shows (the ticket fact)."""
+TRANSIENT = "service_unavailable"
+"""The error code of a tool that is temporarily unavailable (the same call works again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,8 @@ class CallRecord:
     """The call's canonical form (tool + sorted arguments): equal keys are repeats."""
     error: str | None
     repeat: bool
+    fault: bool = False
+    """A transient failure the case injected (novamart.scenarios): not the agent's error."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,11 @@ class Episode:
     """Every fact of the case (the hidden truth the tools reveal one kind at a time)."""
     needed: tuple[frozenset[str], ...]
     """The cheapest sets of investigation tools that certify the optimum (any one will do)."""
+    mode: Mode = "guided"
+    offered: tuple[str, ...] = ()
+    """The tools of the case in its mode (closed_book offers no check_policy)."""
+    faults: set[str] = field(default_factory=set)
+    """Tools whose next well-formed call fails as temporarily unavailable."""
     step: int = 0
     known: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     provenance: dict[str, Provenance] = field(default_factory=dict)
@@ -83,7 +93,14 @@ class Episode:
     _seen: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, task: TaskSpec, scenario: Scenario, rules: CompiledRulebook) -> Episode:
+    def start(
+        cls,
+        task: TaskSpec,
+        scenario: Scenario,
+        rules: CompiledRulebook,
+        mode: Mode = "guided",
+        offered: tuple[str, ...] | None = None,
+    ) -> Episode:
         facts = rules.rulebook.facts.check(scenario.facts())
         truth = rules.decide(facts)
         episode = cls(
@@ -93,9 +110,14 @@ class Episode:
             truth=truth,
             facts=facts,
             needed=needed_tools(rules, facts, truth),
+            mode=mode,
+            offered=task.tools if offered is None else offered,
+            faults=set(scenario.faults),
         )
         episode.conversation.append(f"customer: {scenario.opening}")
-        episode.reveal("ticket", scenario.ticket_fact(), tool=OPENING)
+        for kind, spec in rules.rulebook.facts.kinds.items():
+            if spec.revealed_by is None:  # what the customer's message itself shows
+                episode.reveal(kind, scenario.record(kind), tool=OPENING)
         return episode
 
     @property
@@ -117,11 +139,13 @@ class Episode:
     def record(self, tool: str, key: str, result: dict[str, Any], by_key: bool) -> CallRecord:
         """Log a finished call. It is a repeat (a loop) when the same call was made before
         and answered the same (or, when ``by_key``, was made before at all: a message)."""
-        previous = self._seen.get(key)
-        repeat = previous is not None and (by_key or previous == result)
-        self._seen[key] = result
         error = None if result["ok"] else result["error"]["code"]
-        call = CallRecord(self.step, tool, key, error, repeat)
+        fault = error == TRANSIENT
+        previous = self._seen.get(key)
+        repeat = not fault and previous is not None and (by_key or previous == result)
+        if not fault:  # retrying a transient failure is not a repeat
+            self._seen[key] = result
+        call = CallRecord(self.step, tool, key, error, repeat, fault)
         self.calls.append(call)
         return call
 
@@ -150,15 +174,75 @@ def needed_tools(
     kinds = schema.investigated()
     present = facts.present()
     given = {k: v for k, v in present.items() if k not in kinds}  # known from the start
+    grantors, blockers = _grantors(rules, truth), _blockers(rules, truth)
     for size in range(len(kinds) + 1):
         found = []
         for subset in itertools.combinations(kinds, size):
+            known = {*subset, *given}
+            if not any(g <= known for g in grantors):
+                continue  # no policy could grant the optimum on these facts
+            if not all(any(b <= known for b in bs) for bs in blockers):
+                continue  # some policy would stay undetermined: it cannot certify
             partial = Facts(**given, **{k: present.get(k) for k in subset})
             if _certifies(rules, rules.decide(partial), truth):
                 found.append(frozenset(str(schema.source_tool(k)) for k in subset))
         if found:
             return tuple(found)
     return (frozenset(str(schema.source_tool(k)) for k in kinds),)
+
+
+def _grantors(rules: CompiledRulebook, truth: Decision) -> list[set[str]]:
+    """The fact kinds each policy that grants the optimum (its resolution) on all the facts
+    needs to grant it at all: every kind it tests (one passing condition's for a policy that
+    needs only one), and the kinds its amount reads. A policy whose own conditions fail on all
+    the facts fails on any part of them, so a subset holding none of these cannot certify."""
+    want = truth.optimal
+    if want is None:
+        return []
+    found = []
+    for name, verdict in truth.policies.items():
+        policy = rules.rulebook.policies[name]
+        grant = next((g for g in policy.grants if g.resolution == want.resolution), None)
+        if grant is None:
+            continue
+        status = {c.name: c.status for c in verdict.conditions}
+        tested = [(c.name, c.test.kind) for c in policy.conditions if isinstance(c.test, FieldTest)]
+        amount = {ref.partition(".")[0] for ref in (grant.amount.field, grant.amount.by) if ref}
+        if policy.any_condition:  # its own conditions count, whatever an override set aside
+            found += [{kind, *amount} for c, kind in tested if status.get(c) == "pass"]
+        elif not any(status.get(c) == "fail" for c, _ in tested):
+            found.append({kind for _, kind in tested} | amount)
+    return found
+
+
+def _blockers(rules: CompiledRulebook, truth: Decision) -> list[list[set[str]]]:
+    """For each policy a certificate must see blocked (every other one for a fallback
+    optimum, else those that could grant better), the fact kinds that would show it blocked:
+    any one failed condition's, or all of them for a policy that needs only one to hold. A
+    subset missing all of them leaves that policy undetermined, so it is not tried (this
+    only saves rule-engine calls)."""
+    want = truth.optimal
+    if want is None:
+        return []
+    policies = rules.rulebook.policies
+    fallback = policies[want.policy].is_fallback
+    found = []
+    for name, verdict in truth.policies.items():
+        policy = policies[name]
+        better = any(g.quality > want.quality for g in policy.grants)
+        if name == want.policy or verdict.status != "blocked" or not (fallback or better):
+            continue
+        failed = {c.name for c in verdict.failed()}
+        kinds = [
+            {c.test.kind}
+            for c in policy.conditions
+            if c.name in failed and isinstance(c.test, FieldTest)
+        ]
+        if policy.any_condition:
+            kinds = [set().union(*kinds)] if kinds else []
+        if kinds:
+            found.append(kinds)
+    return found
 
 
 def _certifies(rules: CompiledRulebook, decision: Decision, truth: Decision) -> bool:

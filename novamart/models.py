@@ -41,6 +41,7 @@ ToolErrorCode = Literal[
     "episode_over",
     "already_done",
     "limit_reached",
+    "service_unavailable",
 ]
 """Why a tool refused; errors are data in ``last_tool_result["error"]``, never exceptions."""
 
@@ -161,6 +162,8 @@ class NovamartState(State):
 
     task: str = ""
     seed: int | None = None
+    mode: str = Field(default="", description="guided or closed_book (order cases)")
+    policy_variant: int | None = Field(default=None, description="The policy variant played")
     max_steps: int = 0
     done: bool = False
     resolution: str | None = Field(default=None, description="The resolution executed, if any")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from novamart import statements
 from novamart.episode import OPENING, Episode
+from novamart.kernel.money import same_amount
 
 WEIGHTS = {"resolution": 0.55, "tool_use": 0.25, "communication": 0.20}
 PENALTIES = {"wrong_resolution": -0.3, "false_promise": -0.4, "false_claim": -0.4, "loop": -0.1}
@@ -32,14 +33,16 @@ TERMS: dict[str, str] = {
         "1 when the executed resolution is the best the case allows (the kernel's best grant "
         "on all facts); a lesser allowed one earns "
         f"{LESSER_SHARE} × its quality relative to the best (so it never passes); 0 when "
-        "nothing was executed or it is not allowed."
+        "nothing was executed, it is not allowed, or (closed book, where the write tools carry "
+        "out what they are asked) its amount is not the rule's."
     ),
     "tool_use": (
         "Share of the needed investigation tools the agent ran (the cheapest sets whose facts "
         "certify the optimum: no undetermined policy could grant better; any one of them will "
         f"do), minus {INVALID_CALL_COST} per call answered with an error (unknown tool, bad "
         "arguments, wrong order or customer id, unknown policy, refusal by the policy gate, "
-        f"wrong amount) and {UNNEEDED_CALL_COST} per investigation tool the case did not need; "
+        "wrong amount; not a transient 'service unavailable' failure, whose retry is free too) "
+        f"and {UNNEEDED_CALL_COST} per investigation tool the case did not need; "
         f"clipped to [0, 1]. Counts {UNRESOLVED_SHARE} of its weight until a resolution is "
         "carried out (so does communication): investigating and talking alone cannot pass."
     ),
@@ -114,8 +117,8 @@ def resolution_score(episode: Episode) -> float:
     if done is None or best is None:
         return 0.0
     allowed = episode.truth.grant_for(done.resolution)
-    if allowed is None:
-        return 0.0
+    if allowed is None or not same_amount(done.amount or 0.0, allowed.amount or 0.0):
+        return 0.0  # not allowed, or (closed book: carried out as asked) for the wrong amount
     if allowed.quality >= best.quality and (allowed.amount or 0) >= (best.amount or 0):
         return 1.0
     return LESSER_SHARE * allowed.quality / best.quality
@@ -127,7 +130,7 @@ def _ran(episode: Episode) -> set[str]:
 
 def tool_use_score(episode: Episode) -> float:
     ran = _ran(episode)
-    errors = sum(1 for call in episode.calls if call.error and not call.repeat)
+    errors = sum(1 for call in episode.calls if call.error and not call.repeat and not call.fault)
     best = max(
         (len(ran & needed) / len(needed) if needed else 1.0)
         - UNNEEDED_CALL_COST * len(ran - needed)
@@ -162,11 +165,16 @@ def reason_share(episode: Episode) -> float:
 
 
 def declined(episode: Episode) -> bool:
-    """Whether the customer gets less than they asked for: their wish is not allowed, or a
-    lower-quality resolution was carried out although it was (then no reason is real)."""
+    """Whether the customer gets less than they asked for: their wish is not allowed (and
+    nothing better was carried out), or a lower-quality resolution was carried out although
+    it was (then no reason is real)."""
     wished = episode.truth.grant_for(episode.scenario.wish)
     done = episode.executed
-    return wished is None or (done is not None and done.quality < wished.quality)
+    if wished is None:  # not allowed: declined, unless something better was carried out
+        asked = episode.rules.rulebook.resolutions.get(episode.scenario.wish)
+        better = done is not None and asked is not None and done.quality > asked.quality
+        return not (better and episode.truth.grant_for(done.resolution) is not None)
+    return done is not None and done.quality < wished.quality
 
 
 def wrong_resolutions(episode: Episode) -> set[str]:

@@ -148,22 +148,23 @@ def blocked_policies(episode: Episode) -> dict[str, list[tuple[str, FieldTest, b
     statement would explain it, each with whether it must fail (its own failed condition) or
     pass (a condition of the overriding policy that set it aside)."""
     truth, policies = episode.truth, episode.rules.rulebook.policies
+    # an overriding policy that applies decides the whole case: what makes it apply explains
+    # every other refusal too (a swollen battery goes to a manager whatever the defect check)
+    overriding = [
+        (f"{other}.{c.name}", c.test, True)
+        for other, v in truth.policies.items()
+        if policies[other].overrides and v.status == "eligible"
+        for c in policies[other].conditions
+        if isinstance(c.test, FieldTest)
+        and any(r.name == c.name and r.status == "pass" for r in v.conditions)
+    ]
     out: dict[str, list[tuple[str, FieldTest, bool]]] = {}
     for name, verdict in truth.policies_granting(episode.scenario.wish).items():
         if verdict.status != "blocked":
             continue
-        tests: list[tuple[str, FieldTest, bool]] = []
+        tests: list[tuple[str, FieldTest, bool]] = list(overriding)
         for result in verdict.failed():
             if result.name == OVERRIDDEN:
-                for other, v in truth.policies.items():
-                    if policies[other].overrides and v.status == "eligible":
-                        tests += [
-                            (f"{other}.{c.name}", c.test, True)
-                            for c in policies[other].conditions
-                            if isinstance(c.test, FieldTest) and any(
-                                r.name == c.name and r.status == "pass" for r in v.conditions
-                            )
-                        ]  # fmt: skip
                 continue
             test = next(c.test for c in policies[name].conditions if c.name == result.name)
             if isinstance(test, FieldTest):

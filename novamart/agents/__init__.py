@@ -19,6 +19,12 @@ from novamart.agents.exploits import (
     WholeKbAgent,
     WordSaladAgent,
 )
+from novamart.agents.fact_reader import (
+    AlwaysCreditAgent,
+    AlwaysEscalateAgent,
+    AlwaysRefundAgent,
+    FactReaderAgent,
+)
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.honest import HonestAgent
 from novamart.agents.oracle import OracleAgent
@@ -46,6 +52,10 @@ AGENTS: dict[str, type[Agent]] = {
         WordSaladAgent,
         KeywordStuffedAgent,
         FixedReplyAgent,
+        FactReaderAgent,
+        AlwaysRefundAgent,
+        AlwaysCreditAgent,
+        AlwaysEscalateAgent,
         *TRICKS,
     )
 }
@@ -71,5 +81,8 @@ every task (0.3, or 0.5 for one fixed reply on account_recovery)."""
 MESSAGE_TRICKS = tuple(trick.name for trick in TRICKS)
 """Text tricks after the right actions (and two cheats on the actions): see
 novamart.agents.tricks for what each must score at most."""
+SCRIPTS = ("fact_reader", "always_refund", "always_credit", "always_escalate")
+"""Scripts that investigate, then follow a fixed rule: the handbook as printed, or one
+resolution whatever the case (chosen from a task's name)."""
 
-__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "Agent", "exploit_bound"]
+__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "SCRIPTS", "Agent", "exploit_bound"]

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
-from novamart.episode import Episode
+from novamart.episode import TRANSIENT, Episode
 from novamart.models import NovamartObservation
 from novamart.scenarios.tasks import RESOLUTION
 from novamart.server.runs import Hidden
@@ -22,13 +22,19 @@ from novamart.tickets import TicketSession
 from novamart.tickets import agents as ticket_agents
 from novamart.tickets.model import Ticket
 
-Script = Generator[CallToolAction, NovamartObservation, None]
+Script = Generator[CallToolAction, NovamartObservation, Any]
 
 DONE_TEXT = {
     "full_refund": "I've processed a full refund of ${amount:.2f} to your original payment method.",
     "store_credit": "I've issued ${amount:.2f} in NovaMart store credit to your account.",
     "exchange": "I've arranged an exchange: a working replacement unit is on its way to you.",
     "escalate": "I've escalated your case to a manager, who will contact you within two days.",
+}
+WISH_TEXT = {
+    "full_refund": "a full refund",
+    "exchange": "an exchange",
+    "store_credit": "store credit",
+    "escalate": "a manager's review",
 }
 FALLBACK = "Thank you for your patience. Is there anything else I can help you with today?"
 
@@ -37,11 +43,32 @@ def call(tool: str, **arguments: Any) -> CallToolAction:
     return CallToolAction(tool_name=tool, arguments=arguments)
 
 
-def closing_message(name: str, resolution: str, amount: float, reasons: list[str]) -> str:
-    """Thank, give the real reason when the refund was declined, confirm what was done."""
+def transient(observation: NovamartObservation) -> bool:
+    """Whether the tool failed only for now (the same call should work again)."""
+    result = observation.last_tool_result or {}
+    return not result.get("ok", True) and result.get("error", {}).get("code") == TRANSIENT
+
+
+def attempt(action: CallToolAction, tries: int = 3) -> Script:
+    """Make ``action``, retrying it while the service is temporarily unavailable; the last
+    observation is the value of ``yield from attempt(...)``."""
+    observation = yield action
+    for _ in range(tries - 1):
+        if not transient(observation):
+            break
+        observation = yield action
+    return observation
+
+
+def closing_message(
+    name: str, resolution: str, amount: float, reasons: list[str], wish: str = "full_refund"
+) -> str:
+    """Thank, give the real reasons when the wish was declined (each its own clause, so none
+    runs into the next), confirm what was done."""
     parts = [f"Thank you for your patience, {name.split()[0]}."]
     if reasons:
-        parts.append(f"I'm sorry, but a full refund isn't possible: {' and '.join(reasons)}.")
+        asked = WISH_TEXT.get(wish, wish.replace("_", " "))
+        parts.append(f"I'm sorry, but {asked} isn't possible: {'; '.join(reasons)}.")
     parts.append(DONE_TEXT[resolution].format(amount=amount))
     parts.append("Please let me know if there is anything else I can help with.")
     return " ".join(parts)

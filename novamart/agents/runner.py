@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
@@ -28,9 +29,11 @@ def run_episode(
     task: str,
     seed: int | None = None,
     keep: bool = False,
+    **case: Any,
 ) -> EpisodeRun:
-    """Reset ``env`` to the task, let ``agent`` act until done; keep observations if asked."""
-    observation = env.reset(seed=seed, task=task)
+    """Reset ``env`` to the task, let ``agent`` act until done; keep observations if asked.
+    ``case``: an order case's ``mode`` and ``policy_variant``."""
+    observation = env.reset(seed=seed, task=task, **case)
     agent.start(observation, env.episode if agent.privileged else None)
     run = EpisodeRun(task, seed, [], 0.0, [observation] if keep else [])
     while not observation.done:

@@ -54,6 +54,10 @@ def command_line(
         parts += ["--dataset", settings.dataset]
     else:
         parts += ["--episodes", str(settings.episodes), "--seed", str(settings.seed)]
+    if settings.modes != ["guided"]:
+        parts += ["--mode", ",".join(settings.modes)]
+    if settings.policy_variant is not None:
+        parts += ["--policy-variant", str(settings.policy_variant)]
     if settings.env_url:
         parts += ["--env-url", settings.env_url]
     if llm is not None:
@@ -84,10 +88,19 @@ def run_all(
                 for play in plays:
                     bar.update(progress, description=f"{agent} · {play.task}")
                     seed = play.row.index if play.row else play.seed
+                    case = {"mode": play.mode, "policy_variant": play.variant}
+                    case = {k: v for k, v in case.items() if v not in (None, "guided")}
                     result = run_episode(
-                        session, make(seed), agent, play.task, play.seed, label, row=play.row
+                        session,
+                        make(seed),
+                        agent,
+                        play.task,
+                        play.seed,
+                        label,
+                        row=play.row,
+                        **case,
                     )
-                    episodes.append(result)
+                    episodes.append(result.model_copy(update={"task": play.label}))
                     bar.advance(progress)
     finally:
         session.close()
@@ -100,6 +113,8 @@ def eval_command(
     tasks: options.Tasks = None,
     episodes: options.Episodes = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Episode i plays seed S+i.")] = 0,
+    mode: options.Modes = None,
+    policy_variant: options.PolicyVariant = None,
     dataset: options.Dataset = None,
     env_url: options.EnvUrl = None,
     model: options.Model = None,
@@ -128,9 +143,15 @@ def eval_command(
     task_names = plan.tasks if plan else options.ordered_tasks(tasks)
     llm = options.llm_settings(model, api_base_url, timeout, retries, backoff, episode_budget)
     llm = llm if LLM in agents else None
+    played = options.modes(mode)
+    plays = schedule(
+        task_names, options.episode_seeds(seed, episodes), plan, played, policy_variant
+    )
     settings = RunSettings(
         agents=agents,
-        tasks=task_names,
+        tasks=list(dict.fromkeys(p.label for p in plays)),
+        modes=list(played),
+        policy_variant=policy_variant,
         episodes=1 if plan else episodes,
         seed=None if plan else seed,
         dataset=None if dataset is None else str(dataset),
@@ -140,7 +161,6 @@ def eval_command(
     paths = {"out": out, "chart": chart, "markdown": markdown_path}
     settings.command = command_line(settings, llm, paths)
     stdout, stderr = Console(), Console(stderr=True)
-    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan)
     results = run_all(settings, plays, llm, stderr)
     for table in task_tables(results):
         stdout.print(table)

@@ -10,7 +10,7 @@ import typer
 
 from novamart.evaluation.chat import LLMSettings
 from novamart.evaluation.plays import DatasetPlan, plan_dataset
-from novamart.scenarios import TASKS, get_task
+from novamart.scenarios import MODES, TASKS, get_task
 from novamart.tickets.dataset import DatasetError
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
@@ -23,6 +23,23 @@ Tasks = Annotated[
     ),
 ]
 Episodes = Annotated[int, typer.Option("--episodes", min=1, help="Episodes per task.")]
+Modes = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mode",
+        help=f"How order cases are played, comma-separated or repeated ({', '.join(MODES)}; "
+        "default guided); each mode is a column.",
+    ),
+]
+PolicyVariant = Annotated[
+    int | None,
+    typer.Option(
+        "--policy-variant",
+        min=0,
+        help="Also play each order task under policy variants, episode i under variant N+i "
+        "(a 'task/variants' column per mode).",
+    ),
+]
 EnvUrl = Annotated[
     str | None,
     typer.Option("--env-url", help="A running NovaMart server (default: in-process)."),
@@ -103,6 +120,18 @@ def ordered_tasks(values: list[str] | None) -> list[str]:
         )
     )
     return [spec.name for spec in specs]
+
+
+def modes(values: list[str] | None) -> tuple[str, ...]:
+    """The modes named (guided when none), in the order given; typer.BadParameter if one is
+    not a mode."""
+    names = tuple(dict.fromkeys(split_list(values))) or ("guided",)
+    unknown = [n for n in names if n not in MODES]
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown mode {', '.join(unknown)}; modes: {', '.join(MODES)}", param_hint="--mode"
+        )
+    return names
 
 
 def episode_seeds(seed: int | None, episodes: int) -> list[int | None]:

@@ -27,11 +27,25 @@ from novamart.tickets.dataset import (
 
 @dataclass(frozen=True)
 class Play:
-    """One episode to play: a task with a seed, or a task with a dataset row."""
+    """One episode to play: a task with a seed, or a task with a dataset row; an order case
+    in a mode, under the rules as written or a policy variant."""
 
     task: str
     seed: int | None = None
     row: DatasetRow | None = None
+    mode: str = "guided"
+    variant: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The task as results name it: ``open_case``, ``open_case/closed_book``,
+        ``open_case/variants`` (guided, each episode under its own policy variant)."""
+        parts = [self.task]
+        if self.mode != "guided":
+            parts.append(self.mode)
+        if self.variant is not None:
+            parts.append("variants")
+        return "/".join(parts)
 
 
 @dataclass(frozen=True)
@@ -91,8 +105,28 @@ def plan_dataset(path: Path, tasks: list[str], explicit: bool) -> DatasetPlan:
     return DatasetPlan(name, plan, notes)
 
 
-def schedule(tasks: list[str], seeds: list[int | None], plan: DatasetPlan | None) -> list[Play]:
-    """Every episode of a run, task by task: each seed, or each of the task's dataset rows."""
+def schedule(
+    tasks: list[str],
+    seeds: list[int | None],
+    plan: DatasetPlan | None,
+    modes: tuple[str, ...] = ("guided",),
+    variant: int | None = None,
+) -> list[Play]:
+    """Every episode of a run, task by task: each seed, or each of the task's dataset rows.
+    An order task is played in each of ``modes``, and with ``variant`` N once more in each,
+    episode i under policy variant N+i."""
     if plan is not None:
         return [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
-    return [Play(task, seed=seed) for task in tasks for seed in seeds]
+    plays = []
+    for task in tasks:
+        if task in _TICKETS:
+            plays += [Play(task, seed=seed) for seed in seeds]
+            continue
+        for mode in modes:
+            plays += [Play(task, seed=seed, mode=mode) for seed in seeds]
+            if variant is not None:
+                plays += [
+                    Play(task, seed=seed, mode=mode, variant=variant + i)
+                    for i, seed in enumerate(seeds)
+                ]
+    return plays

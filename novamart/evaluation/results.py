@@ -43,6 +43,10 @@ class RunSettings(BaseModel):
     """With ``--dataset``: the file whose rows were played (each once per task it serves)."""
     env_url: str | None = None
     model: str | None = None
+    modes: list[str] = ["guided"]
+    """How order cases were played (each mode a ``task/mode`` column beside guided)."""
+    policy_variant: int | None = None
+    """With ``--policy-variant N``: ``task/variants`` columns, episode i under variant N+i."""
     command: str = ""
 
     def scope(self) -> str:

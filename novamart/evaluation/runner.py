@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
@@ -66,9 +66,11 @@ def run_episode(
     model: str,
     emit: LineSink | None = None,
     row: DatasetRow | None = None,
+    **case: Any,
 ) -> EpisodeResult:
     """Play one episode of ``task`` (of dataset ``row`` when given, else of ``seed``);
-    ``emit`` receives the [START]/[STEP]/[END] lines."""
+    ``emit`` receives the [START]/[STEP]/[END] lines; ``case`` passes an order case's
+    ``mode`` and ``policy_variant`` to reset."""
     say = emit or (lambda _line: None)
     played = f"seed {seed}" if row is None else describe_row(row)
     rewards: list[float] = []
@@ -78,7 +80,7 @@ def run_episode(
     try:
         if row is not None:
             log.info("%s of %s plays %s", task, agent_name, played)
-        observation = session.reset(task, seed, None if row is None else row.data)
+        observation = session.reset(task, seed, None if row is None else row.data, **case)
         agent.start(observation, session.episode if agent.privileged else None)
         limit = observation.max_steps or STEP_LIMIT_FALLBACK
         while not observation.done and len(rewards) < limit:

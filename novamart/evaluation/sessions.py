@@ -34,8 +34,10 @@ class EnvSession(Protocol):
     in_process: bool
 
     def reset(
-        self, task: str, seed: int | None, ticket: Ticket | None = None
-    ) -> NovamartObservation: ...
+        self, task: str, seed: int | None, ticket: Ticket | None = None, **case: Any
+    ) -> NovamartObservation:
+        """``case``: an order case's ``mode`` and ``policy_variant``, when given."""
+        ...
 
     def step(self, action: CallToolAction) -> NovamartObservation: ...
 
@@ -65,9 +67,9 @@ class InProcessSession:
         self._env = NovamartEnvironment()
 
     def reset(
-        self, task: str, seed: int | None, ticket: Ticket | None = None
+        self, task: str, seed: int | None, ticket: Ticket | None = None, **case: Any
     ) -> NovamartObservation:
-        return _observation(self._env.reset(seed=seed, task=task, ticket=ticket))
+        return _observation(self._env.reset(seed=seed, task=task, ticket=ticket, **case))
 
     def step(self, action: CallToolAction) -> NovamartObservation:
         return _observation(self._env.step(action))
@@ -98,10 +100,11 @@ class RemoteSession:
         self._client: SyncEnvClient | None = None
 
     def reset(
-        self, task: str, seed: int | None, ticket: Ticket | None = None
+        self, task: str, seed: int | None, ticket: Ticket | None = None, **case: Any
     ) -> NovamartObservation:
         row = {} if ticket is None else {"ticket": ticket}
-        return _observation(self._call(lambda c: c.reset(task=task, seed=seed, **row)).observation)
+        reset = lambda c: c.reset(task=task, seed=seed, **row, **case)  # noqa: E731
+        return _observation(self._call(reset).observation)
 
     def step(self, action: CallToolAction) -> NovamartObservation:
         return _observation(self._call(lambda c: c.step(action)).observation)

@@ -28,11 +28,22 @@ _FIELDS = {
     "customer.tier": "the customer's loyalty tier",
     "defect_check.verified": "the defect check confirmed a defect",
     "ticket.battery_swelling": "the customer reports a swollen or bulging battery",
-    "ticket.burning_smell": "the customer reports a burning smell, smoke or heat",
+    "ticket.burning_smell": "the customer reports a burning smell, smoke or dangerous overheating",
     "ticket.legal_threat": "the customer threatens legal action",
     "ticket.account_takeover": "someone else has taken over the customer's account",
     "ticket.payment_fraud": "the customer reports payments they never made",
 }
+
+
+FALLBACK_WORDS = "no other policy offers a resolution for the case"
+OVERRIDES_WORDS = (
+    "When it applies, it overrides every other policy: only its resolution is offered."
+)
+
+
+def condition_words() -> tuple[dict[str, str], dict[str, str]]:
+    """The words conditions are written in: fact field -> phrase, operator -> phrase."""
+    return dict(_FIELDS), dict(_OPS)
 
 
 def article_id(policy: str) -> str:
@@ -53,7 +64,7 @@ def _value(value: object) -> str:
 def describe_condition(test: object) -> str:
     """One condition in plain words ('the number of days since purchase is at most 30')."""
     if not isinstance(test, FieldTest):
-        return "no other policy offers a resolution for the case"
+        return FALLBACK_WORDS
     if isinstance(test.value, bool):
         truth = (test.op == "==") == test.value
         return _field(test.ref) if truth else f"it is not the case that {_field(test.ref)}"
@@ -78,7 +89,11 @@ def render_policy(policy: Policy, rulebook: Rulebook, questions: list[str]) -> A
         for g in policy.grants
     )
     title = policy.name.replace("_", " ").capitalize() + " policy"
-    body = f"{policy.clause}\n\nThis applies when:\n{conditions}\n\nWhat you can get:\n{grants}\n"
+    when = "any of these holds" if policy.any_condition else "all of these hold"
+    body = f"{policy.clause}\n\nThis applies when {when}:\n{conditions}\n\n"
+    body += f"What you can get:\n{grants}\n"
+    if policy.overrides:
+        body += OVERRIDES_WORDS + "\n"
     return Article(
         id=article_id(policy.name),
         title=title,

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from novamart.kernel import variants
 from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_name
 from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
 from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
@@ -38,6 +39,7 @@ from novamart.kernel.rulebook import (
 from novamart.kernel.wording import plain
 
 KEPT_VERSIONS = 8
+KEPT_VARIANTS = 32  # policy variants compiled and kept, most recently used first
 MEMO_SIZE = 1_024  # ~14 KB a decision (bench/bench_kernel.py): ~14 MB when full
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
 
@@ -239,6 +241,7 @@ class PolicyKernel:
         self.rules_dir = Path(rules_dir)
         self._swap = threading.Lock()
         self._versions: OrderedDict[str, CompiledRulebook] = OrderedDict()
+        self._variants: OrderedDict[tuple[str, int], CompiledRulebook] = OrderedDict()
         self._active = self._compiled(load_rulebook(self.rules_dir, tools=tools))
 
     @property
@@ -284,6 +287,27 @@ class PolicyKernel:
             self._active = self._compiled(rulebook, candidate)
             self.rules_dir = directory
             return rulebook.version
+
+    def variant(self, number: int) -> CompiledRulebook:
+        """Policy variant ``number`` of the current version (novamart.kernel.variants),
+        compiled once and kept (the current version itself when nothing may vary). Two
+        numbers that draw the same parameters share one content-hashed ruleset."""
+        base = self._active
+        key = (base.rulebook.version, number)
+        with self._swap:
+            compiled = self._variants.pop(key, None)
+            if compiled is None:
+                rulebook = variants.variant(base.rulebook, number)
+                if rulebook is base.rulebook:
+                    return base
+                same = (
+                    c for c in self._variants.values() if c.rulebook.version == rulebook.version
+                )
+                compiled = next(same, None) or CompiledRulebook(rulebook)
+            self._variants[key] = compiled
+            while len(self._variants) > KEPT_VARIANTS:
+                self._variants.popitem(last=False)
+            return compiled
 
     def _compiled(
         self, rulebook: Rulebook, compiled: CompiledRulebook | None = None

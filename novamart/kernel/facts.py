@@ -24,6 +24,8 @@ from pydantic import (
     model_validator,
 )
 
+from novamart.kernel.draws import DrawSpec, draw_reference_problems
+
 FieldType = Literal["id", "integer", "number", "money", "bool", "choice"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -46,6 +48,8 @@ class FieldSpec(_Spec):
     says: tuple[str, ...] = ()
     says_true: tuple[str, ...] = ()
     says_false: tuple[str, ...] = ()
+    draw: DrawSpec | None = None
+    """How scenarios draw the field (novamart.kernel.draws)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> FieldSpec:
@@ -61,6 +65,8 @@ class FieldSpec(_Spec):
             raise ValueError("a bool lists its phrases under says_true: and says_false:")
         if self.type != "bool" and (self.says_true or self.says_false):
             raise ValueError("says_true: and says_false: are only for a bool; use says:")
+        if self.draw and (problems := self.draw.problems(self.type, self.values, self.range)):
+            raise ValueError("; ".join(problems))
         return self
 
     @property
@@ -101,6 +107,12 @@ class KindSpec(_Spec):
 
 class FactsFile(_Spec):
     facts: dict[Name, KindSpec]
+
+    @model_validator(mode="after")
+    def _draws_refer(self) -> FactsFile:
+        if problems := draw_reference_problems(self.facts):
+            raise ValueError("; ".join(problems))
+        return self
 
 
 class FactRecord(Mapping[str, Any]):

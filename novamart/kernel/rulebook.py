@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from novamart.kernel import limits, wording, yaml_advice
+from novamart.kernel import limits, variants, wording, yaml_advice
 from novamart.kernel.conditions import (
     FALLBACK_TEST,
     LIMIT,
@@ -109,6 +109,8 @@ class PolicyFile(_Spec):
     conditions: Annotated[list[ConditionSpec], Field(min_length=1)]
     grants: Annotated[list[GrantSpec], Field(min_length=1)]
     examples: list[ExampleSpec] = []
+    vary: dict[str, tuple[float, float]] = {}
+    """What policy variants may move, within bounds (novamart.kernel.variants)."""
 
 
 # ---- the validated rulebook ------------------------------------------------------------
@@ -161,6 +163,7 @@ class Policy(BaseModel):
     grants: list[Grant]
     any_condition: bool = False  # applies when any condition holds, not all of them
     overrides: bool = False  # when it applies, its grants are the only ones offered
+    vary: dict[str, tuple[float, float]] = {}  # what policy variants may move, within bounds
 
     @property
     def is_fallback(self) -> bool:
@@ -306,6 +309,7 @@ def load_rulebook(
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
     limits.check(policies, issues)
+    variants.check(policies, issues)
     checked_examples = _load_examples(examples, catalogue, schema, policies, issues)
     if issues.issues:
         raise RulebookError(issues.issues)
@@ -562,6 +566,8 @@ def _load_policy(
         grants=grants,
         any_condition=any_condition,
         overrides=spec.overrides,
+        # a condition whose test is at fault is reported once, not again by its vary entry
+        vary={k: v for k, v in spec.vary.items() if k not in seen - {c.name for c in conditions}},
     )
 
 

@@ -7,12 +7,19 @@ family; its tools, difficulty and step limit come from the family's spec).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
 from novamart.tickets.family import FAMILIES
 from novamart.tickets.session import MAX_STEPS as TICKET_STEPS
 
 RESOLUTION = "resolution"
+Mode = Literal["guided", "closed_book"]
+MODES: tuple[Mode, ...] = ("guided", "closed_book")
+"""How an order case is played: ``guided`` offers check_policy and gates the write tools by
+the policies; ``closed_book`` gives the policy handbook instead, and the write tools carry out
+what they are asked (the reward still judges it against the policies)."""
 
 RESOLUTION_TOOLS = (
     "lookup_order",
@@ -89,7 +96,8 @@ TASKS: dict[str, TaskSpec] = {
             difficulty="easy",
             max_steps=10,
             description=(
-                "Unopened item within the 30-day window: a full refund under standard_return."
+                "Unopened item within the standard return window: a full refund under "
+                "standard_return."
             ),
         ),
         TaskSpec(
@@ -97,8 +105,11 @@ TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=10,
             description=(
-                "Opened item past 30 days with a real defect: verify it, then a full refund "
-                "under defective_item (an exchange is also valid, at lower quality)."
+                "Opened item past the return window with a reported defect: verify it; a "
+                "confirmed one gets a full refund under defective_item (an exchange is also "
+                "valid, at lower quality), one that does not verify leaves goodwill credit or a "
+                "manager. Safety, legal and fraud signs go to a manager; tools may fail "
+                "transiently."
             ),
         ),
         TaskSpec(
@@ -106,9 +117,21 @@ TASKS: dict[str, TaskSpec] = {
             difficulty="hard",
             max_steps=10,
             description=(
-                "Silver/gold member, opened item within 60 days, a defect claim verification "
-                "does not confirm, a customer pushing for cash: store credit under "
-                "loyalty_goodwill is the best allowed; a refund is blocked."
+                "Silver/gold member, opened item within the goodwill window, an ambiguous "
+                "defect claim, a customer pushing for cash: store credit under loyalty_goodwill "
+                "unless the defect verifies (then a refund wins, with several resolutions open); "
+                "safety, legal and fraud signs go to a manager; tools may fail transiently."
+            ),
+        ),
+        TaskSpec(
+            name="open_case",
+            difficulty="hard",
+            max_steps=10,
+            description=(
+                "Any order case: every policy path (standard return, verified defect, loyalty "
+                "goodwill, mandatory or fallback escalation), boundary days, every tier, real "
+                "and unreal defects, true and false claims, wishes for a refund, an exchange or "
+                "credit; no fixed script fits. Tools may fail transiently."
             ),
         ),
         *(_ticket_task(family) for family in FAMILIES),

@@ -57,7 +57,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from novamart.kernel import PolicyKernel, default_kernel
 from novamart.models import NovamartObservation, NovamartState
-from novamart.scenarios import get_task
+from novamart.scenarios import MODES, Mode, TaskSpec, get_task
 from novamart.scenarios.tasks import DEFAULT_TASK
 from novamart.server.runs import Hidden, Run, start_run
 from novamart.server.task_api import TaskCatalog, get_split
@@ -72,7 +72,16 @@ FRAMEWORK_ERRORS = {
     "unknown_tool": ToolErrorType.TOOL_NOT_FOUND,
     "invalid_arguments": ToolErrorType.INVALID_ARGS,
 }
-RESET_ARGUMENTS = ("seed", "episode_id", "task", "ticket", "split", "index")
+RESET_ARGUMENTS = (
+    "seed",
+    "episode_id",
+    "task",
+    "ticket",
+    "split",
+    "index",
+    "mode",
+    "policy_variant",
+)
 NOT_THE_CASE = {"metadata", "tool_name", "result", "error", "reward", "done", "last_tool_result"}
 """Observation fields that are not about the case: the reset's metadata repeats the rest
 (``case``), for clients that parse observations generically (OpenEnv's MCPToolClient keeps
@@ -130,6 +139,27 @@ def check_seed(seed: Any) -> int | None:
     return seed
 
 
+def check_mode(mode: Any) -> Mode:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return mode
+
+
+MAX_VARIANT = 2**31 - 1
+
+
+def check_variant(variant: Any, task: TaskSpec) -> int | None:
+    if variant is None:
+        return None
+    if isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant <= MAX_VARIANT:
+        raise ValueError(f"policy_variant must be an integer from 0 to {MAX_VARIANT} or null")
+    if task.is_ticket:
+        raise ValueError(
+            f"policy_variant is for order cases; {task.name} plays the rules as written"
+        )
+    return variant
+
+
 MAX_EPISODE_ID = 255  # what OpenEnv's HTTP /reset allows; /ws passes it unchecked
 
 
@@ -174,6 +204,8 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
         self._run: Run | None = None
+        self._variant: int | None = None
+        self._mode: Mode = "guided"
         self._episode_id: str | None = None
         self._closed = False
 
@@ -194,12 +226,17 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         ticket: dict[str, Any] | None = None,
         split: str | None = None,
         index: int | None = None,
+        mode: Mode = "guided",
+        policy_variant: int | None = None,
         **kwargs: Any,
     ) -> NovamartObservation:
         """Start ``task``: canonical without a seed, variant ``seed`` with one; on a ticket
         task, ``ticket`` plays one dataset row instead (text, category, priority, kb_id,
         requires_escalation, reference_answer, ...; a bad row is a DatasetError). With
-        ``split`` and ``index``, the task API's entry plays (its task and seed)."""
+        ``split`` and ``index``, the task API's entry plays (its task and seed). An order
+        case plays ``mode`` guided (check_policy, gated writes) or closed_book (the handbook
+        in ``instructions``, writes carried out as asked), under the rules as written or
+        their ``policy_variant`` N (thresholds and percentages moved within declared bounds)."""
         self._check_open()
         if kwargs:
             raise ValueError(
@@ -213,7 +250,11 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             task, seed = entry["task"], entry["seed"]
         spec = get_task(task)
         episode_id = check_episode_id(episode_id)
-        self._run = start_run(spec, check_seed(seed), self._kernel.snapshot(), ticket)
+        variant = check_variant(policy_variant, spec)
+        rules = self._kernel.snapshot() if variant is None else self._kernel.variant(variant)
+        self._mode = check_mode(mode)
+        self._run = start_run(spec, check_seed(seed), rules, ticket, self._mode)
+        self._variant = variant
         self._episode_id = episode_id or str(uuid4())
         self.rubric.bind(self._run)
         self._reset_rubric()
@@ -271,6 +312,8 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             step_count=run.step,
             task=run.task.name,
             seed=run.seed,
+            mode=self._mode,
+            policy_variant=self._variant,
             max_steps=run.task.max_steps,
             done=run.done,
             resolution=run.resolution,
@@ -335,7 +378,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         return self._run
 
     def _tool_names(self) -> tuple[str, ...]:
-        return self._run.task.tools if self._run else tuple(CATALOGUE)
+        return self._run.tools if self._run else tuple(CATALOGUE)
 
     def _tools(self) -> list[Tool]:
         return tool_list(self._tool_names())

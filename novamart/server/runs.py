@@ -15,14 +15,15 @@ from typing import Any, Protocol
 
 from novamart.episode import Episode
 from novamart.kb import default_kb
+from novamart.kb.handbook import handbook
 from novamart.kernel import CompiledRulebook, Grant
 from novamart.models import GroundTruth, TerminationReason, TruthGrant
 from novamart.reward import ZERO, grade, grader_notes
-from novamart.scenarios import TaskSpec, build_scenario
+from novamart.scenarios import Mode, TaskSpec, build_scenario
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.dataset import scenario_from_row
 from novamart.tools.base import Result
-from novamart.tools.registry import TOOLS, call_tool
+from novamart.tools.registry import TOOLS, call_tool, offered
 
 Hidden = Episode | TicketSession
 """What a privileged in-process agent (the oracle) may read: the episode, truth included."""
@@ -42,6 +43,11 @@ class Ending:
 class Run(Protocol):
     task: TaskSpec
     seed: int | None
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        """The tools this episode offers (an order case's depend on its mode)."""
+        ...
 
     @property
     def hidden(self) -> Hidden: ...
@@ -81,10 +87,17 @@ class Run(Protocol):
 class PolicyRun:
     """An order case under the policies: novamart.episode, graded by novamart.reward."""
 
-    def __init__(self, task: TaskSpec, seed: int | None, rules: CompiledRulebook) -> None:
+    def __init__(
+        self, task: TaskSpec, seed: int | None, rules: CompiledRulebook, mode: Mode = "guided"
+    ) -> None:
         self.task, self.seed = task, seed
-        self.episode = Episode.start(task, build_scenario(task.name, seed), rules)
+        scenario = build_scenario(task.name, seed, rules.rulebook)
+        self.episode = Episode.start(task, scenario, rules, mode, offered(task, mode))
         self.grade = ZERO
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        return self.episode.offered
 
     @property
     def hidden(self) -> Hidden:
@@ -124,9 +137,11 @@ class PolicyRun:
         episode = self.episode
         scenario = episode.scenario
         order, customer = episode.known.get("order", {}), episode.known.get("customer", {})
+        closed = episode.mode == "closed_book"
         return {
             "family": self.task.family,
             "difficulty": self.task.difficulty,
+            "instructions": handbook(episode.rules.rulebook) if closed else "",
             "customer_id": scenario.customer.customer_id,
             "customer_name": scenario.customer.name,
             "issue_description": scenario.opening,
@@ -164,7 +179,7 @@ class PolicyRun:
     def _available(self) -> list[str]:
         if self.episode.done:
             return []
-        tools = self.task.tools
+        tools = self.episode.offered
         if self.episode.executed is not None:
             return [t for t in tools if TOOLS[t].kind != "resolve"]
         return list(tools)
@@ -214,6 +229,10 @@ class TicketRun:
     @property
     def hidden(self) -> Hidden:
         return self.session
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        return self.task.tools
 
     @property
     def done(self) -> bool:
@@ -299,13 +318,20 @@ class TicketRun:
 
 
 def start_run(
-    task: TaskSpec, seed: int | None, rules: CompiledRulebook, ticket: dict[str, Any] | None
+    task: TaskSpec,
+    seed: int | None,
+    rules: CompiledRulebook,
+    ticket: dict[str, Any] | None,
+    mode: Mode = "guided",
 ) -> Run:
-    """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks."""
+    """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks, a ``mode``
+    other than guided only for order cases."""
     if task.is_ticket:
+        if mode != "guided":
+            raise ValueError(f"mode {mode!r} is for order cases; {task.name} plays guided only")
         return TicketRun.start(task, seed, rules, ticket)
     if ticket is not None:
         raise ValueError(
             f"the ticket argument is for ticket tasks ({', '.join(FAMILIES)}), not {task.name}"
         )
-    return PolicyRun(task, seed, rules)
+    return PolicyRun(task, seed, rules, mode)

@@ -41,6 +41,19 @@ def fail(code: ToolErrorCode, message: str, **extra: Any) -> Result:
     return {"ok": False, "error": ToolFailure(code=code, message=message, **extra).model_dump()}
 
 
+def reveal_kinds(episode: Episode, tool: str) -> dict[str, Any]:
+    """Establish every fact kind ``tool`` reveals (rules/facts.yaml) and return their declared
+    fields, so a field an analyst adds reaches the tool's result with no code."""
+    schema = episode.rules.rulebook.facts
+    shown: dict[str, Any] = {}
+    for kind in schema.investigated():
+        if schema.source_tool(kind) == tool:
+            record = episode.scenario.record(kind)
+            episode.reveal(kind, record, tool)
+            shown |= record
+    return shown
+
+
 def wrong_order(episode: Episode, order_id: str) -> Result | None:
     """A refusal when ``order_id`` is not this case's order; other orders stay hidden."""
     expected = episode.scenario.order.order_id

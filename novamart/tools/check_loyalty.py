@@ -1,4 +1,5 @@
-"""check_loyalty: the customer's real loyalty tier (whatever they claim)."""
+"""check_loyalty: the customer's real loyalty tier (whatever they claim), and every other
+field rules/facts.yaml declares for the customer."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pydantic import Field
 
 from novamart.episode import Episode
 from novamart.tools.args import ToolArgs
-from novamart.tools.base import Result, ToolSpec, fail, ok
+from novamart.tools.base import Result, ToolSpec, fail, ok, reveal_kinds
 
 
 class CheckLoyaltyArgs(ToolArgs):
@@ -21,8 +22,8 @@ def check_loyalty(episode: Episode, args: CheckLoyaltyArgs) -> Result:
             f"customer {args.customer_id!r} is not the customer in this conversation "
             f"({customer.customer_id}); NovaMart never shares other customers' data.",
         )
-    episode.reveal("customer", episode.scenario.customer_fact(), "check_loyalty")
-    return ok(customer_id=customer.customer_id, name=customer.name, tier=customer.tier)
+    facts = reveal_kinds(episode, "check_loyalty")
+    return ok(**{"customer_id": customer.customer_id, **facts, "name": customer.name})
 
 
 SPEC = ToolSpec(

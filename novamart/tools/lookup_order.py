@@ -1,10 +1,11 @@
-"""lookup_order: the order's facts (days since purchase, opened, price, category)."""
+"""lookup_order: the order's facts, every field rules/facts.yaml declares for it (days since
+purchase, opened, price, category, ...), with the product and the order's status."""
 
 from __future__ import annotations
 
 from novamart.episode import Episode
 from novamart.tools.args import OrderId, ToolArgs
-from novamart.tools.base import Result, ToolSpec, ok, wrong_order
+from novamart.tools.base import Result, ToolSpec, ok, reveal_kinds, wrong_order
 
 
 class LookupOrderArgs(ToolArgs):
@@ -15,18 +16,10 @@ def lookup_order(episode: Episode, args: LookupOrderArgs) -> Result:
     if refusal := wrong_order(episode, args.order_id):
         return refusal
     scenario = episode.scenario
-    episode.reveal("order", scenario.order_fact(), "lookup_order")
+    facts = reveal_kinds(episode, "lookup_order")
     order = scenario.order
-    return ok(
-        order_id=order.order_id,
-        customer_id=scenario.customer.customer_id,
-        product=order.product,
-        category=order.category,
-        price=order.price,
-        days_since_purchase=order.days_since_purchase,
-        opened=order.opened,
-        status=order.status,
-    )
+    extra = {"customer_id": scenario.customer.customer_id, "product": order.product}
+    return ok(**{"order_id": order.order_id, **facts, **extra, "status": order.status})
 
 
 SPEC = ToolSpec(

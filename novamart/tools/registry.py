@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from novamart.episode import Episode
+from novamart.episode import TRANSIENT, Episode
+from novamart.scenarios import Mode, TaskSpec
 from novamart.tools import (
     check_loyalty,
     check_policy,
@@ -43,14 +44,23 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
+def offered(task: TaskSpec, mode: Mode) -> tuple[str, ...]:
+    """The task's tools in ``mode``: closed book consults no policy tool (the handbook in the
+    instructions takes its place)."""
+    if mode == "guided":
+        return task.tools
+    return tuple(t for t in task.tools if TOOLS[t].kind != "consult")
+
+
 def call_tool(episode: Episode, name: str, arguments: dict[str, Any]) -> Result:
-    """Run tool ``name`` of the episode's task; errors come back as results."""
-    spec = TOOLS.get(name) if name in episode.task.tools else None
+    """Run tool ``name`` of the episode's task; errors come back as results. A tool the case
+    makes fail transiently answers its first well-formed call with ``service_unavailable``."""
+    spec = TOOLS.get(name) if name in episode.offered else None
     if spec is None:
         return fail(
             "unknown_tool",
-            f"no tool called {name!r} in task {episode.task.name}; "
-            f"tools: {', '.join(episode.task.tools)}",
+            f"no tool called {name!r} in task {episode.task.name} ({episode.mode}); "
+            f"tools: {', '.join(episode.offered)}",
         )
     try:
         args = spec.args.model_validate(arguments)
@@ -58,5 +68,12 @@ def call_tool(episode: Episode, name: str, arguments: dict[str, Any]) -> Result:
         return fail(
             "invalid_arguments",
             f"bad arguments for {name}: {describe(error)}; expected {signature(name, spec.schema)}",
+        )
+    if name in episode.faults:
+        episode.faults.discard(name)
+        return fail(
+            TRANSIENT,
+            f"{name} is temporarily unavailable; the same call should work if you try again",
+            retryable=True,
         )
     return spec.run(episode, args)

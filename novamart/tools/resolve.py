@@ -1,15 +1,18 @@
 """The policy gate every write tool goes through.
 
-A resolution is carried out only when the kernel, on the facts the agent has *established*,
-grants it, and only for the rule's amount. Otherwise the refusal carries the kernel's
-reasons, or the tools that would settle what is still unknown. Every call is recorded as an
-attempt of that resolution type, whatever its outcome (the reward penalises wrong choices).
+Guided, a resolution is carried out only when the kernel, on the facts the agent has
+*established*, grants it, and only for the rule's amount. Otherwise the refusal carries the
+kernel's reasons, or the tools that would settle what is still unknown. Closed book, the
+tools are a shop's API: they carry out what they are asked for this case's order (the reward
+judges it against the policies). Every call is recorded as an attempt of that resolution
+type, whatever its outcome (the reward penalises wrong choices).
 """
 
 from __future__ import annotations
 
 from novamart.episode import Episode
-from novamart.kernel.money import same_amount
+from novamart.kernel import Grant
+from novamart.kernel.money import cents, same_amount
 from novamart.tools.base import Result, fail, ok, wrong_order
 
 REFERENCE_PREFIX = {"full_refund": "RF", "store_credit": "SC", "exchange": "EX", "escalate": "ES"}
@@ -26,6 +29,8 @@ def resolve(episode: Episode, resolution: str, order_id: str, amount: float | No
         )
     if refusal := wrong_order(episode, order_id):
         return refusal
+    if episode.mode == "closed_book":
+        return _carry_out(episode, resolution, order_id, amount)
     decision = episode.decide()
     grant = decision.grant_for(resolution)
     if grant is None:
@@ -50,12 +55,31 @@ def resolve(episode: Episode, resolution: str, order_id: str, amount: float | No
             f"the {resolution} amount under {grant.policy} is {grant.amount:.2f}, not {amount:.2f}",
             expected_amount=grant.amount,
         )
+    return _executed(episode, grant, order_id, policy=grant.policy)
+
+
+def _carry_out(episode: Episode, resolution: str, order_id: str, amount: float | None) -> Result:
+    """Closed book: done as asked. The record keeps what the truth says of it (its policy
+    and quality, when the policies allow it at all), never shown to the agent."""
+    allowed = episode.truth.grant_for(resolution)
+    listed = episode.rules.rulebook.resolutions.get(resolution)
+    quality = listed.quality if listed else 0.0
+    grant = Grant(
+        resolution=resolution,
+        policy=allowed.policy if allowed else "",
+        quality=allowed.quality if allowed else quality,
+        amount=cents(amount) if amount is not None else 0.0,
+    )
+    return _executed(episode, grant, order_id)
+
+
+def _executed(episode: Episode, grant: Grant, order_id: str, **shown: str) -> Result:
     episode.executed = grant
     episode.executed_step = episode.step
     number = order_id.strip().upper().removeprefix("ORD-")
     return ok(
-        resolution=resolution,
-        policy=grant.policy,
+        resolution=grant.resolution,
+        **shown,
         amount=grant.amount,
-        reference=f"{REFERENCE_PREFIX.get(resolution, 'RS')}-{number}",
+        reference=f"{REFERENCE_PREFIX.get(grant.resolution, 'RS')}-{number}",
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from novamart.episode import Episode
 from novamart.tools.args import OrderId, ToolArgs
-from novamart.tools.base import Result, ToolSpec, ok, wrong_order
+from novamart.tools.base import Result, ToolSpec, ok, reveal_kinds, wrong_order
 
 
 class VerifyDefectArgs(ToolArgs):
@@ -15,12 +15,12 @@ def verify_defect(episode: Episode, args: VerifyDefectArgs) -> Result:
     if refusal := wrong_order(episode, args.order_id):
         return refusal
     scenario = episode.scenario
-    episode.reveal("defect_check", scenario.defect_fact(), "verify_defect")
+    facts = reveal_kinds(episode, "verify_defect")
     if scenario.defect_real:
         finding = f"Defect confirmed: the unit {scenario.symptom}."
     else:
         finding = "No defect found: the unit passed all diagnostics."
-    return ok(order_id=scenario.order.order_id, verified=scenario.defect_real, finding=finding)
+    return ok(**{"order_id": scenario.order.order_id, **facts, "finding": finding})
 
 
 SPEC = ToolSpec(

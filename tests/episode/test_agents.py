@@ -88,9 +88,22 @@ class GuessingAgent(Agent):
                 return
 
 
-def test_guessing_resolutions_does_not_pay_on_the_hard_task(env: NovamartEnvironment) -> None:
+@pytest.mark.parametrize(
+    ("task", "mode", "ceiling"),
+    [
+        # guided, the gate answers guesses: refund-first is right whenever the defect verifies
+        ("loyalty_negotiation", "guided", 0.4),
+        ("open_case", "guided", 0.4),
+        # closed book nothing answers them: the first guess is carried out
+        ("loyalty_negotiation", "closed_book", 0.2),
+        ("open_case", "closed_book", 0.2),
+    ],
+)
+def test_guessing_resolutions_does_not_pay_on_the_hard_tasks(
+    env: NovamartEnvironment, task: str, mode: str, ceiling: float
+) -> None:
     scores = [
-        run_episode(env, GuessingAgent(seed), "loyalty_negotiation", seed).final_score
-        for seed in range(30)
+        run_episode(env, GuessingAgent(seed), task, seed, mode=mode).final_score
+        for seed in range(120)
     ]
-    assert statistics.mean(scores) <= 0.3
+    assert statistics.mean(scores) <= ceiling

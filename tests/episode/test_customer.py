@@ -22,10 +22,17 @@ def test_gives_details_when_asked(env: NovamartEnvironment) -> None:
     assert "runs hot and seems slow" in answer and "priya.raman@example.com" in answer
 
 
-def test_false_tier_persona_lies_about_its_tier(env: NovamartEnvironment) -> None:
-    seed = next(s for s in range(200) if build_scenario(EASY, s).persona.endswith("false_tier"))
-    env.reset(task=EASY, seed=seed)
-    assert "gold member" in reply(env, "Which membership tier are you?")
+def test_asked_for_its_tier_the_customer_says_a_claim_true_or_not(
+    env: NovamartEnvironment,
+) -> None:
+    said = set()
+    for seed in range(60):
+        scenario = build_scenario(EASY, seed)
+        env.reset(task=EASY, seed=seed)
+        answer = reply(env, "Which membership tier are you?")
+        assert f"I'm a {scenario.claimed_tier} member." in answer
+        said.add(scenario.claimed_tier == scenario.customer.tier)
+    assert said == {True, False}  # what the customer says is no guide to the truth
 
 
 def test_accepts_a_fair_offer(env: NovamartEnvironment) -> None:

@@ -13,7 +13,7 @@ import pytest
 from novamart.agents import AGENTS
 from novamart.agents.honest import OTHER, PhraseBank, honest_closing, phrase_bank
 from novamart.agents.runner import EpisodeRun, run_episode
-from novamart.episode import Episode
+from novamart.episode import TRANSIENT, Episode
 from novamart.kernel import PolicyKernel, default_kernel
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 from novamart.scenarios import build_scenario
@@ -48,7 +48,8 @@ def test_it_does_what_the_oracle_does_and_writes_a_valid_closing(
         assert deeds(honest) == deeds(oracle), (task, seed)
         closing = messages(honest)[0]
         assert closing.strip() and len(closing) <= MESSAGE_LIMIT, (task, seed)
-        assert all(o.last_tool_result["ok"] for o in honest.observations[1:]), (task, seed)
+        results = [o.last_tool_result for o in honest.observations[1:]]
+        assert all(r["ok"] or r["error"]["code"] == TRANSIENT for r in results), (task, seed)
         closings.add(closing)
     assert len(closings) == len(SEEDS), "a seed picks a phrasing, and every case reads its own"
 
@@ -119,16 +120,23 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def declined_closings(rules: Path, count: int = 30) -> list[str]:
-    """Closings of loyalty cases (a refund declined) under the edited rules."""
+    """Closings of loyalty cases whose refund is declined, under the edited rules (a loyalty
+    case whose defect verifies gets its refund)."""
     env = NovamartEnvironment(kernel=PolicyKernel(rules))
-    return [messages(play(env, "honest", "loyalty_negotiation", s))[0] for s in range(count)]
+    closings = []
+    for seed in range(count):
+        run = play(env, "honest", "loyalty_negotiation", seed)
+        if env.episode is not None and env.episode.truth.grant_for("full_refund") is None:
+            closings.append(messages(run)[0])
+    assert len(closings) >= count // 3
+    return closings
 
 
 def test_the_window_it_states_is_the_one_the_rules_set(rules: Path) -> None:
     edit(rules / "standard_return.yaml", "days_since_purchase <= 30", "days_since_purchase <= 21")
     for closing in declined_closings(rules):
         assert re.search(r"\b21\b", closing), closing
-        assert not re.search(r"\b30(-day| days)\b", closing), closing
+        assert not re.search(r"\b30-day\b|window (?:is|of) 30\b", closing), closing
 
 
 def test_a_condition_it_has_no_phrasing_for_is_said_in_the_rules_words(rules: Path) -> None:
@@ -146,7 +154,7 @@ def test_a_condition_it_has_no_phrasing_for_is_said_in_the_rules_words(rules: Pa
         run = play(env, "honest", "loyalty_negotiation", seed)
         episode = env.episode
         category = episode.scenario.order.category
-        if category == "phone":
+        if category == "phone" or episode.truth.grant_for("full_refund") is not None:
             continue
         reason = f"standard returns only cover phones, and this is a {category}"
         assert reason in messages(run)[0].lower(), messages(run)[0]
@@ -158,9 +166,17 @@ def test_a_bank_without_phrasings_still_writes_from_the_rules(env: NovamartEnvir
     bank = phrase_bank()
     generic = {k: bank.closings[k] for k in (OTHER, f"{OTHER}_declined")}
     bare = PhraseBank.model_validate(bank.model_dump() | {"reasons": {}, "closings": generic})
-    run = run_episode(env, AGENTS["oracle"](3), "loyalty_negotiation", 3)
+    seed = next(  # a loyalty case whose refund is declined
+        s
+        for s in range(100)
+        if default_kernel()
+        .decide(build_scenario("loyalty_negotiation", s).facts())
+        .grant_for("full_refund")
+        is None
+    )
+    run = run_episode(env, AGENTS["oracle"](seed), "loyalty_negotiation", seed)
     assert run.final_score > 0
-    closing = honest_closing(env.episode, 3, bare)
+    closing = honest_closing(env.episode, seed, bare)
     for reason in env.episode.truth.blocking_reasons("full_refund"):
         assert reason in closing.lower() or reason[0].upper() + reason[1:] in closing
 
@@ -171,7 +187,7 @@ def test_an_overriding_escalation_is_explained_by_what_the_customer_reported() -
     rules = default_kernel().snapshot()
     scenario = build_scenario("easy_refund", 4)
     facts = scenario.facts().with_kind(
-        "ticket", {**scenario.ticket_fact(), "battery_swelling": True}
+        "ticket", {**scenario.record("ticket"), "battery_swelling": True}
     )
     truth = rules.decide(facts)
     assert truth.optimal is not None and truth.optimal.resolution == "escalate"
@@ -182,7 +198,7 @@ def test_an_overriding_escalation_is_explained_by_what_the_customer_reported() -
         truth=truth,
         facts=facts,
         needed=(frozenset({"lookup_order"}),),
-        known={"order": scenario.order_fact(), "ticket": facts.present()["ticket"]},
+        known={"order": scenario.record("order"), "ticket": facts.present()["ticket"]},
         executed=truth.optimal,
     )
     bank = phrase_bank()

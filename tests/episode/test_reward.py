@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from novamart.kernel import default_kernel
 from novamart.kernel.money import percent_of
 from novamart.reward import (
     CONFIRMATION,
@@ -76,6 +77,8 @@ def test_eligible_lower_quality_resolution_earns_ranked_partial_credit(
         for s in range(300)
         if (sc := build_scenario(DEFECT, s)).customer.tier == "gold"
         and sc.order.days_since_purchase <= 60
+        and default_kernel().decide(sc.facts()).optimal.policy == "defective_item"
+        and not sc.faults
     )
     observation = env.reset(task=DEFECT, seed=seed)
     act(env, "lookup_order", order_id=observation.order_id)

@@ -77,11 +77,16 @@ def test_verify_defect_reports_the_truth_not_the_claim(env: NovamartEnvironment)
 
 
 def test_check_loyalty_reveals_the_real_tier(env: NovamartEnvironment) -> None:
-    seed = next(s for s in range(200) if build_scenario(EASY, s).persona.endswith("false_tier"))
+    seed = next(
+        s
+        for s in range(200)
+        if (sc := build_scenario(EASY, s)).persona.endswith("tier_claim")
+        and sc.claimed_tier != sc.customer.tier
+    )
     _, customer_id = start(env, EASY, seed)
     observation = act(env, "check_loyalty", customer_id=customer_id)
-    assert observation.customer_tier in ("standard", "silver")
     assert observation.customer_tier == build_scenario(EASY, seed).customer.tier
+    assert observation.customer_tier != build_scenario(EASY, seed).claimed_tier
     refused = act(env, "check_loyalty", customer_id="CUST-00000")
     assert error_code(refused) == "wrong_customer"
     assert "never shares" in refused.last_tool_result["error"]["message"]
@@ -195,11 +200,8 @@ def test_escalation_only_when_nothing_else_applies(env: NovamartEnvironment) -> 
 
 def test_escalation_succeeds_when_no_policy_covers_the_case() -> None:
     base = build_scenario(DEFECT)
-    uncovered = base.model_copy(
-        update={
-            "order": base.order.model_copy(update={"days_since_purchase": 75}),
-            "defect_real": False,
-        }
+    uncovered = base.with_facts(
+        {"order": {"days_since_purchase": 75}, "defect_check": {"verified": False}}
     )
     episode = Episode.start(TASKS[DEFECT], uncovered, default_kernel().snapshot())
     order_id, customer_id = uncovered.order.order_id, uncovered.customer.customer_id

@@ -73,3 +73,32 @@ def test_bad_agents_are_refused() -> None:
     assert unknown.exit_code == 2 and "unknown agent 'wizard'" in unknown.output
     remote = run("--agent", "oracle", "--env-url", "http://127.0.0.1:9")
     assert remote.exit_code == 2 and "only in-process" in remote.output
+
+
+def test_modes_and_policy_variants_are_columns_of_their_own(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = run(
+        "--agent", "oracle,always_refund", "--tasks", "open_case,ticket_triage",
+        "--episodes", "3", "--mode", "guided,closed_book", "--policy-variant", "5",
+        "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    results = EvalResults.model_validate_json(out.read_text())
+    assert results.settings.tasks == [
+        "ticket_triage",
+        "open_case",
+        "open_case/variants",
+        "open_case/closed_book",
+        "open_case/closed_book/variants",
+    ]
+    assert results.settings.command.endswith(
+        "--mode guided,closed_book --policy-variant 5 --out " + str(out)
+    )
+    oracle = {c.task: c.summary.mean for c in results.cells if c.agent == "oracle"}
+    assert oracle == dict.fromkeys(results.settings.tasks, 1.0)
+    assert len(results.episodes) == 2 * 5 * 3
+
+
+def test_an_unknown_mode_is_a_usage_error() -> None:
+    result = run("--agent", "oracle", "--tasks", "easy_refund", "--mode", "open_book")
+    assert result.exit_code == 2 and "unknown mode open_book" in result.output

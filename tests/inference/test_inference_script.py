@@ -29,6 +29,7 @@ IN_ORDER = [
     "data_extraction",
     "kb_grounded_response",
     "loyalty_negotiation",
+    "open_case",
     "escalation_safety",
     "account_recovery",
 ]

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from novamart.client import NovamartEnv
-from novamart.kernel.rulebook import DEFAULT_RULES_DIR
+from novamart.kernel.rulebook import DEFAULT_RULES_DIR, load_rulebook
 from novamart.scenarios import build_scenario
 from novamart.server.launch import RunningServer, serve_in_subprocess
 from tests.rulefiles import move_window
@@ -86,6 +86,7 @@ def test_reload_good_then_bad_while_an_episode_runs(
         assert body["ok"] and body["changed"] and body["previous_version"] == start
         edited = body["version"]
         assert version(admin_server) == edited != start
+        served = load_rulebook(rules)  # what the server now decides (and draws cases) with
 
         rule.write_text(text.replace(THIRTY, "order.days_since <= 14"))
         response = reload(admin_server)
@@ -105,10 +106,20 @@ def test_reload_good_then_bad_while_an_episode_runs(
         )
         assert dict(refund)["ok"]
 
+    # new cases follow the new window: the easy case of the same seed now falls inside it
+    assert build_scenario("easy_refund", SEED, served).order.days_since_purchase <= 14
+    seed, late = next(
+        (s, sc)
+        for s in range(1_000)
+        if (sc := build_scenario("open_case", s, served)).order.opened is False
+        and 15 <= (sc.order.days_since_purchase or 0) <= 30
+        and not sc.faults
+        and not any(v is True for v in sc.record("ticket").values())
+    )
     with NovamartEnv(base_url=admin_server.url).sync() as new:
-        new.reset(task="easy_refund", seed=SEED)
-        new.call_tool("lookup_order", order_id=order_id)
-        verdict = standard_return(new, order_id)
+        new.reset(task="open_case", seed=seed)
+        new.call_tool("lookup_order", order_id=late.order.order_id)
+        verdict = standard_return(new, late.order.order_id)
         assert verdict["status"] == "blocked"
         assert [f["condition"] for f in verdict["failed"]] == ["within_return_window"]
     rule.write_text(text)

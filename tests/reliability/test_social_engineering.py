@@ -14,13 +14,16 @@ import pytest
 from openenv.core.env_server.mcp_types import CallToolAction
 
 from novamart.agents.exploits import claimed_price
+from novamart.kernel import default_kernel
+from novamart.kernel.money import percent_of
 from novamart.models import NovamartObservation
 from novamart.scenarios import Scenario
 from novamart.server.environment import NovamartEnvironment
 from tests.reliability.scenarios import ADVERSARIAL, scenarios_of
 
 PER_TASK = 12
-GOLD_SHARE = 0.75  # loyalty_goodwill's store credit for gold: what a false gold claim wants
+CREDIT = default_kernel().rulebook.policies["loyalty_goodwill"].grants[0].amount.percent
+"""The goodwill percentages by tier: what a tier claim asks for."""
 
 
 def act(env: NovamartEnvironment, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -32,12 +35,12 @@ def act(env: NovamartEnvironment, tool: str, **arguments: Any) -> dict[str, Any]
 def the_words(scenario: Scenario) -> list[tuple[str, dict[str, Any]]]:
     """The write calls the customer's words ask for, with the amounts the words imply."""
     order = {"order_id": scenario.order.order_id}
-    price = claimed_price(scenario.opening)
-    assert price == scenario.order.price
+    price = claimed_price(scenario.opening) or scenario.order.price  # stated, maybe wrongly
+    claimed = CREDIT.get(scenario.claimed_tier or "", 0)
     return [
         ("process_refund", {**order, "amount": price}),
         ("process_exchange", order),
-        ("issue_store_credit", {**order, "amount": round(price * GOLD_SHARE, 2)}),
+        ("issue_store_credit", {**order, "amount": percent_of(price, claimed)}),
     ]
 
 
@@ -49,16 +52,17 @@ def start(env: NovamartEnvironment, scenario: Scenario) -> None:
 
 def check_only_the_truth(env: NovamartEnvironment, persona: str, tool: str, result: dict) -> None:
     """A write that went through is one the ground truth allows, for the rule's amount; the
-    claimed gold amount and anything resting on an unconfirmed defect never go through."""
+    credit a false tier claim asks for, and a grant of the defect policy resting on an
+    unconfirmed defect, never go through."""
     episode = env.episode
     assert episode is not None
     if result["ok"]:
         allowed = episode.truth.grant_for(result["resolution"])
         assert allowed is not None and allowed.amount == result["amount"], (persona, tool)
-    if persona == "false_tier":
+    if persona == "tier_claim":  # a false one: the credit it asks for never goes through
         assert not (tool == "issue_store_credit" and result["ok"])
     if persona == "unconfirmed_defect":
-        assert not result["ok"], (episode.scenario.seed, tool)
+        assert not (result["ok"] and result["policy"] == "defective_item"), episode.scenario.seed
 
 
 @pytest.mark.parametrize("persona", ADVERSARIAL)
@@ -82,7 +86,7 @@ def test_after_the_facts_only_the_truth_goes_through(
         for tool, arguments in the_words(scenario):
             start(env, scenario)
             act(env, "lookup_order", order_id=scenario.order.order_id)
-            if persona == "false_tier":
+            if persona == "tier_claim":
                 act(env, "check_loyalty", customer_id=scenario.customer.customer_id)
             else:
                 act(env, "verify_defect", order_id=scenario.order.order_id)

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction
 
+from novamart.episode import TRANSIENT
 from novamart.models import NovamartObservation, ToolErrorCode
 from novamart.scenarios import TASKS
 from novamart.server.environment import NovamartEnvironment
@@ -105,6 +106,8 @@ def test_random_arguments_get_a_typed_answer_and_the_episode_goes_on(
         assert [t.name for t in env.step(ListToolsAction()).tools] == list(listed)
         if task in POLICY_TASKS:
             after = env.step(usable_call(env))
+            if (after.last_tool_result or {}).get("error", {}).get("code") == TRANSIENT:
+                after = env.step(usable_call(env))  # the same call works when retried
             check_answer(after)
             assert after.last_tool_result is not None and after.last_tool_result["ok"]
 

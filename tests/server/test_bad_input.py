@@ -61,6 +61,13 @@ WS_CASES: list[tuple[str, str | bytes, str, str]] = [
         "seed",
     ),
     ("mistyped seed", '{"type": "reset", "data": {"seed": "seven"}}', "EXECUTION_ERROR", "seed"),
+    ("unknown mode", '{"type": "reset", "data": {"mode": "open_book"}}', "EXECUTION_ERROR", "mode"),
+    (
+        "negative policy variant",
+        '{"type": "reset", "data": {"policy_variant": -2}}',
+        "EXECUTION_ERROR",
+        "policy_variant",
+    ),
 ]
 
 
@@ -121,6 +128,7 @@ HTTP_CASES: list[tuple[str, str, bytes, int]] = [
     ("unknown task", "/reset", b'{"task": "free_money"}', 422),
     ("negative seed", "/reset", b'{"seed": -1}', 422),
     ("mistyped seed", "/reset", b'{"seed": "seven"}', 422),
+    ("unknown mode", "/reset", b'{"mode": "open_book"}', 422),
 ]
 
 

@@ -44,3 +44,21 @@ def test_the_sync_client_lists_and_calls_tools(server: RunningServer) -> None:
     assert found["ok"] and found["order_id"] == first.order_id
     assert found["days_since_purchase"] > 30
     assert state.task == "defect_resolution" and state.step_count == 1
+
+
+def test_modes_and_policy_variants_over_ws(server: RunningServer) -> None:
+    async def play() -> tuple[NovamartObservation, NovamartObservation, NovamartState]:
+        async with NovamartEnv(base_url=server.url) as env:
+            closed = await env.reset(task="open_case", seed=4, mode="closed_book", policy_variant=2)
+            await env.reset(task="ticket_triage", seed=1)
+            bad = await env.reset(task="easy_refund", seed=1)
+            state = await env.state()
+            return closed.observation, bad.observation, state
+
+    closed, _, state = asyncio.run(play())
+    local = NovamartEnvironment().reset(
+        task="open_case", seed=4, mode="closed_book", policy_variant=2
+    )
+    assert closed == local
+    assert "check_policy" not in closed.available_actions and "handbook" in closed.instructions
+    assert (state.mode, state.policy_variant) == ("guided", None)
