@@ -47,6 +47,7 @@ from openenv.core.env_server.types import Action, EnvironmentMetadata, Observati
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
+from novamart.episode import CustomerSimulator
 from novamart.kernel import PolicyKernel, default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.scenarios import get_task
@@ -115,7 +116,11 @@ class SessionEnded(RuntimeError):
 class NovamartEnvironment(MCPEnvironment):
     SUPPORTS_CONCURRENT_SESSIONS = True
 
-    def __init__(self, kernel: PolicyKernel | None = None) -> None:
+    def __init__(
+        self, kernel: PolicyKernel | None = None, customer: CustomerSimulator | None = None
+    ) -> None:
+        """``customer`` answers the agent's messages in order cases (None: the deterministic
+        simulator, novamart.customer; the server always plays that one)."""
         server = FastMCP("novamart")
         for name, (description, schema) in CATALOGUE.items():
             server.add_tool(
@@ -128,6 +133,7 @@ class NovamartEnvironment(MCPEnvironment):
             )
         super().__init__(server)
         self._kernel = kernel or default_kernel()
+        self._customer = customer
         self._run: Run | None = None
         self._episode_id: str | None = None
         self._closed = False
@@ -160,7 +166,8 @@ class NovamartEnvironment(MCPEnvironment):
             )
         spec = get_task(task)
         episode_id = check_episode_id(episode_id)
-        self._run = start_run(spec, check_seed(seed), self._kernel.snapshot(), ticket)
+        rules = self._kernel.snapshot()
+        self._run = start_run(spec, check_seed(seed), rules, ticket, self._customer)
         self._episode_id = episode_id or str(uuid4())
         return self._observe("", None, reward=0.0, breakdown={})
 

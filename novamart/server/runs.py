@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from novamart.episode import Episode
+from novamart.episode import CustomerSimulator, Episode
 from novamart.kb import default_kb
 from novamart.kernel import CompiledRulebook
 from novamart.reward import ZERO, grade, step_breakdown
@@ -72,9 +72,16 @@ class Run(Protocol):
 class PolicyRun:
     """An order case under the policies: novamart.episode, graded by novamart.reward."""
 
-    def __init__(self, task: TaskSpec, seed: int | None, rules: CompiledRulebook) -> None:
+    def __init__(
+        self,
+        task: TaskSpec,
+        seed: int | None,
+        rules: CompiledRulebook,
+        customer: CustomerSimulator | None = None,
+    ) -> None:
         self.task, self.seed = task, seed
         self.episode = Episode.start(task, build_scenario(task.name, seed), rules)
+        self.episode.simulator = customer
         self.grade = ZERO
 
     @property
@@ -217,7 +224,7 @@ class TicketRun:
             conversation.append(f"agent: {self.session.state.response}")
         return {
             "family": view.family,
-            "difficulty": view.difficulty,
+            "difficulty": self.task.difficulty,
             "instructions": view.instructions,
             "customer_name": ticket.customer_name,
             "issue_description": ticket.text,
@@ -240,13 +247,18 @@ class TicketRun:
 
 
 def start_run(
-    task: TaskSpec, seed: int | None, rules: CompiledRulebook, ticket: dict[str, Any] | None
+    task: TaskSpec,
+    seed: int | None,
+    rules: CompiledRulebook,
+    ticket: dict[str, Any] | None,
+    customer: CustomerSimulator | None = None,
 ) -> Run:
-    """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks."""
+    """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks; ``customer``
+    answers an order case's messages (None: the deterministic simulator)."""
     if task.is_ticket:
         return TicketRun.start(task, seed, rules, ticket)
     if ticket is not None:
         raise ValueError(
             f"the ticket argument is for ticket tasks ({', '.join(FAMILIES)}), not {task.name}"
         )
-    return PolicyRun(task, seed, rules)
+    return PolicyRun(task, seed, rules, customer)
