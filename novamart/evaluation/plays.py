@@ -10,7 +10,7 @@ halfway through.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from novamart.scenarios.tasks import TICKET_TASKS as _TICKETS
@@ -24,14 +24,26 @@ from novamart.tickets.dataset import (
     serves,
 )
 
+TRIAL_SEED_STRIDE = 1_000_003
+"""Trial t (1-based) of a case gives the agent seed ``case + (t - 1) * stride`` (trial 1:
+the case's own), so a stochastic agent draws anew on each trial while the case stays."""
+
 
 @dataclass(frozen=True)
 class Play:
-    """One episode to play: a task with a seed, or a task with a dataset row."""
+    """One episode to play: a task with a seed, or a task with a dataset row; ``trial``
+    counts the repetitions of that case (from 1)."""
 
     task: str
     seed: int | None = None
     row: DatasetRow | None = None
+    trial: int = 1
+
+    @property
+    def agent_seed(self) -> int:
+        """The seed the agent plays with (the environment's case stays ``seed`` / ``row``)."""
+        case = self.row.index if self.row else self.seed or 0
+        return case + (self.trial - 1) * TRIAL_SEED_STRIDE
 
 
 @dataclass(frozen=True)
@@ -91,8 +103,13 @@ def plan_dataset(path: Path, tasks: list[str], explicit: bool) -> DatasetPlan:
     return DatasetPlan(name, plan, notes)
 
 
-def schedule(tasks: list[str], seeds: list[int | None], plan: DatasetPlan | None) -> list[Play]:
-    """Every episode of a run, task by task: each seed, or each of the task's dataset rows."""
+def schedule(
+    tasks: list[str], seeds: list[int | None], plan: DatasetPlan | None, trials: int = 1
+) -> list[Play]:
+    """Every episode of a run, task by task: each seed, or each of the task's dataset rows,
+    each played ``trials`` times in a row."""
     if plan is not None:
-        return [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
-    return [Play(task, seed=seed) for task in tasks for seed in seeds]
+        cases = [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
+    else:
+        cases = [Play(task, seed=seed) for task in tasks for seed in seeds]
+    return [replace(case, trial=t) for case in cases for t in range(1, trials + 1)]
