@@ -114,8 +114,12 @@ def run_all(
             for agent in settings.agents:
                 make = agent_factory(agent, session, llm)
                 label = llm.model if agent == LLM and llm else agent
+                shown = ""
                 for play in plays:
-                    bar.update(progress, description=f"{agent} · {play.task}")
+                    description = f"{agent} · {play.task}"
+                    if description != shown:  # once per task: updates cost a redraw
+                        bar.update(progress, description=description)
+                        shown = description
                     result = run_episode(
                         session,
                         make(play.agent_seed),

@@ -17,8 +17,8 @@ LINKS_SHOWN = 12
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 75em; padding: 0 1em }
 table { border-collapse: collapse; margin: .5em 0 1em }
-th, td { border: 1px solid #ccc; padding: .2em .5em; text-align: right; vertical-align: top }
-th:first-child, td:first-child, td.text { text-align: left }
+th, td { border: 1px solid #ccc; padding: .2em .5em; text-align: left; vertical-align: top }
+.num { text-align: right }
 code, pre { font: 12px/1.4 ui-monospace, monospace; white-space: pre-wrap; word-break: break-word }
 details { border: 1px solid #ddd; border-radius: 4px; margin: .3em 0; padding: .2em .6em }
 details[open] { background: #fafafa }
@@ -33,10 +33,18 @@ dt { font-weight: 600 }
 
 def _table(table: Table, extra: list[str] | None = None) -> str:
     """``extra``: one more cell of ready HTML per row (links)."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in table.header) + ("<th></th>" if extra else "")
+    numeric = table.numeric()
+    head = "".join(
+        f'<th class="{"num" if number else "text"}">{escape(h)}</th>'
+        for h, number in zip(table.header, numeric, strict=True)
+    )
+    head += "<th></th>" if extra else ""
     rows = []
     for i, row in enumerate(table.rows):
-        cells = "".join(f"<td>{escape(c)}</td>" for c in row)
+        cells = "".join(
+            f'<td class="{"num" if number else "text"}">{escape(c)}</td>'
+            for c, number in zip(row, numeric, strict=True)
+        )
         if extra:
             cells += f'<td class="text">{extra[i]}</td>'
         rows.append(f"<tr>{cells}</tr>")

@@ -26,7 +26,7 @@ def _cell(text: str) -> str:
 
 
 def table_lines(table: Table) -> list[str]:
-    aligns = [":---" if i == 0 else "---:" for i in range(len(table.header))]
+    aligns = ["---:" if number else ":---" for number in table.numeric()]
     return [
         "| " + " | ".join(table.header) + " |",
         "| " + " | ".join(aligns) + " |",

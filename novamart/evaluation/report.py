@@ -9,6 +9,7 @@ score of every row.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.table import Table as RichTable
@@ -19,10 +20,20 @@ from novamart.evaluation.stats import CASE_KS, PASS_THRESHOLD
 NOTES_SHOWN = 3
 
 
+NUMBER = re.compile(r"[-+]?\d+(\.\d+)?( ± \d+(\.\d+)?| of \d+)?|–")
+
+
 @dataclass(frozen=True)
 class Table:
     header: list[str]
     rows: list[list[str]]
+
+    def numeric(self) -> list[bool]:
+        """Per column: whether every cell is a number (right-aligned), else text (left)."""
+        return [
+            i > 0 and all(NUMBER.fullmatch(row[i]) for row in self.rows)
+            for i in range(len(self.header))
+        ]
 
 
 def fmt(value: float | None) -> str:

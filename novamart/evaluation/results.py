@@ -11,6 +11,7 @@ environment adds appears here without a change) and the final ``state()``.
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -162,14 +163,31 @@ class EvalResults(BaseModel):
     cells: list[CellResult]
     episodes: list[EpisodeResult]
 
+    @cached_property
+    def _cells(self) -> dict[tuple[str, str], list[int]]:
+        return by_cell(self.episodes)
+
+    def played(self, cell: CellResult) -> list[int]:
+        """Indices of the episodes of ``cell``, in play order."""
+        return list(self._cells.get((cell.agent, cell.task), []))
+
+
+def by_cell(episodes: list[EpisodeResult]) -> dict[tuple[str, str], list[int]]:
+    """(agent, task) -> the indices of its episodes, in play order."""
+    cells: dict[tuple[str, str], list[int]] = {}
+    for i, e in enumerate(episodes):
+        cells.setdefault((e.agent, e.task), []).append(i)
+    return cells
+
 
 def collect(settings: RunSettings, episodes: list[EpisodeResult]) -> EvalResults:
     """Group episodes by (agent, task), in the order of ``settings``, summarise each (the
     trials of a case together) and group its failures."""
+    grouped = by_cell(episodes)
     cells = []
     for agent in settings.agents:
         for task in settings.tasks:
-            played = [i for i, e in enumerate(episodes) if e.agent == agent and e.task == task]
+            played = grouped.get((agent, task))
             if not played:
                 continue
             by_case: dict[tuple[str, int | None, int | None], list[float]] = {}

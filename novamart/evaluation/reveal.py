@@ -13,7 +13,7 @@ from typing import Any
 
 from novamart.agents.transcript import ANSWER_KEY
 from novamart.episode import Episode
-from novamart.kernel import Decision
+from novamart.kernel import Decision, Rulebook
 from novamart.server.runs import Hidden
 
 
@@ -48,16 +48,19 @@ def _order_truth(episode: Episode) -> dict[str, Any]:
             note
             for resolution in dict.fromkeys(episode.attempted)
             if truth.grant_for(resolution) is None
-            for note in failed_conditions(truth, resolution)
+            for note in failed_conditions(truth, resolution, episode.rules.rulebook)
         ],
     }
 
 
-def failed_conditions(truth: Decision, resolution: str) -> list[str]:
+def failed_conditions(truth: Decision, resolution: str, rulebook: Rulebook) -> list[str]:
     """``<resolution> blocked by <policy>.<condition>`` for each failed condition of the
-    policies that could grant ``resolution``: stable names, so equal failures group."""
-    return [
-        f"{resolution} blocked by {policy}.{condition.name}"
-        for policy, verdict in truth.policies_granting(resolution).items()
-        for condition in verdict.failed()
-    ]
+    policies that could grant ``resolution`` (``<policy>.no_condition_holds`` for a policy
+    that applies when any of its conditions holds): stable names, so equal failures group."""
+    notes = []
+    for policy, verdict in truth.policies_granting(resolution).items():
+        failed = [c.name for c in verdict.failed()]
+        if failed and rulebook.policies[policy].any_condition:
+            failed = ["no_condition_holds"]
+        notes += [f"{resolution} blocked by {policy}.{name}" for name in failed]
+    return notes

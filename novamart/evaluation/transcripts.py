@@ -105,9 +105,7 @@ def view(index: int, episode: EpisodeResult, trials: int, limit: int) -> Transcr
 def chosen(results: EvalResults, cell: CellResult, most: int | None) -> list[int]:
     """The episodes of ``cell`` a report shows: failures first (lowest score first), then
     the rest in play order; at most ``most`` (None: all)."""
-    played = [
-        i for i, e in enumerate(results.episodes) if (e.agent, e.task) == (cell.agent, cell.task)
-    ]
+    played = results.played(cell)
     failed = {i for group in cell.failures for i in group.episodes}
 
     def rank(i: int) -> tuple[bool, float, int]:
