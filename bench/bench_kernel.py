@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import psutil
 
-from novamart.kernel import Customer, Decision, DefectCheck, Facts, Order, PolicyKernel
+from novamart.kernel import Decision, Facts, PolicyKernel
 from novamart.kernel.decide import MEMO_SIZE
 
 TARGET_COLD_MS = 1.0
@@ -35,15 +35,15 @@ def typical(i: int) -> Facts:
     """A typical case with every fact revealed; ``i`` makes the fact set new."""
     order_id = f"ORD-{i}"
     return Facts(
-        order=Order(
+        order=dict(
             order_id=order_id,
             days_since_purchase=20 + i % 60,
             opened=i % 2 == 0,
             price=round(49.99 + i * 0.01, 2),
             category="earbuds",
         ),
-        customer=Customer(customer_id=f"CUST-{i % 500}", tier=("silver", "gold")[i % 2]),
-        defect_check=DefectCheck(order_id=order_id, verified=i % 3 == 0),
+        customer=dict(customer_id=f"CUST-{i % 500}", tier=("silver", "gold")[i % 2]),
+        defect_check=dict(order_id=order_id, verified=i % 3 == 0),
     )
 
 

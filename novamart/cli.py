@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from novamart.evaluation.cli import eval_command
-from novamart.kernel import Decision, Facts, PolicyKernel, RulebookError, load_rulebook
+from novamart.kernel import Decision, PolicyKernel, RulebookError, load_rulebook
 from novamart.kernel.examples import run_examples
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 from novamart.server.cli import serve
@@ -77,7 +77,8 @@ def explain(
     rules_dir: Annotated[Path, typer.Option(help="Folder of rule files.")] = DEFAULT_RULES_DIR,
 ) -> None:
     """Explain what the policies decide for a set of facts."""
-    decision = _load_kernel(rules_dir).decide_raw(_read_facts(facts))
+    kernel = _load_kernel(rules_dir)
+    decision = kernel.decide_raw(_read_facts(facts, kernel))
     if as_json:
         print(
             json.dumps(decision.model_dump(exclude={"policies": {"__all__": {"grants"}}}), indent=2)
@@ -86,7 +87,7 @@ def explain(
         _print_decision(decision)
 
 
-def _read_facts(source: str) -> dict:
+def _read_facts(source: str, kernel: PolicyKernel) -> dict:
     def fail(message: str) -> typer.Exit:
         errors.print(f"invalid facts: {message}", markup=False, highlight=False)
         return typer.Exit(2)
@@ -100,7 +101,7 @@ def _read_facts(source: str) -> dict:
     except json.JSONDecodeError as e:
         raise fail(f"not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     try:
-        Facts.model_validate(raw)
+        kernel.rulebook.facts.validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "facts"

@@ -9,6 +9,8 @@ told the real reason a refund is impossible: then it pushes back once more first
 
 from __future__ import annotations
 
+import re
+
 from novamart.episode import Episode, MessageRecord
 from novamart.scenarios.personas import (
     ACCEPT,
@@ -20,7 +22,20 @@ from novamart.scenarios.personas import (
     WAITING,
     pick,
 )
-from novamart.tools.messages import asks, offered
+from novamart.statements import explained
+
+ASKS: dict[str, re.Pattern[str]] = {
+    "order": re.compile(r"\border (?:number|id)\b", re.I),
+    "problem": re.compile(r"\b(?:what(?:'s| is) wrong|describe|what happened|symptom)", re.I),
+    "when": re.compile(r"\b(?:when did|how long ago|date of purchase|purchase date)\b", re.I),
+    "tier": re.compile(r"\b(?:tier|membership|member)\b", re.I),
+    "email": re.compile(r"\bemail\b", re.I),
+}
+
+
+def asks(text: str) -> set[str]:
+    """The details the message asks the customer for."""
+    return {topic for topic, pattern in ASKS.items() if pattern.search(text)}
 
 
 def reply(episode: Episode, record: MessageRecord) -> str:
@@ -33,7 +48,7 @@ def reply(episode: Episode, record: MessageRecord) -> str:
     if episode.executed is not None:
         return _after_resolution(episode, tone, index)
     answers = [_detail(episode, topic) for topic in sorted(asks(record.text))]
-    offers = offered(record.text)
+    offers = {c.resolution for c in record.reading.resolutions if c.stance != "denied"}
     if offers:
         answers.append(_on_offer(episode, offers, tone, index))
     elif not answers:
@@ -48,7 +63,7 @@ def _after_resolution(episode: Episode, tone: str, index: int) -> str:
     scenario = episode.scenario
     assert episode.executed is not None
     disappointed = scenario.pushes_back and episode.executed.resolution != scenario.wish
-    told_why = any(m.states_reason for m in episode.messages)
+    told_why = any(explained(episode).values())
     if disappointed and not told_why and not mood.pushed_back:
         mood.pushed_back = True
         return pick(PUSHBACK[tone], index)

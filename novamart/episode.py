@@ -9,12 +9,12 @@ episode is the record the reward reads: calls, messages, attempts and the resolu
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
-from novamart.kernel.conditions import FieldTest
-from novamart.kernel.facts import FACT_KINDS, Fact
+from novamart.language import Reading
 from novamart.scenarios import Scenario, TaskSpec
 
 OPENING = "opening_message"
@@ -39,15 +39,15 @@ class CallRecord:
 
 @dataclass(frozen=True, slots=True)
 class MessageRecord:
-    """An agent message, read once when sent (see novamart.tools.messages)."""
+    """An agent message, read once when sent (novamart.language), with what stood then:
+    the fact kinds established and the resolution carried out (novamart.statements checks
+    its claims against them)."""
 
     step: int
     text: str
-    courteous: bool
-    rude: bool
-    promises_refund: bool
-    states_reason: bool
-    confirms: bool
+    reading: Reading
+    established: frozenset[str]
+    executed: Grant | None
     leaks: bool
 
 
@@ -72,9 +72,12 @@ class Episode:
     scenario: Scenario
     rules: CompiledRulebook
     truth: Decision
-    needed_tools: frozenset[str]
+    facts: Facts
+    """Every fact of the case (the hidden truth the tools reveal one kind at a time)."""
+    needed: tuple[frozenset[str], ...]
+    """The cheapest sets of investigation tools that certify the optimum (any one will do)."""
     step: int = 0
-    known: dict[str, Fact] = field(default_factory=dict)
+    known: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     provenance: dict[str, Provenance] = field(default_factory=dict)
     calls: list[CallRecord] = field(default_factory=list)
     messages: list[MessageRecord] = field(default_factory=list)
@@ -90,14 +93,15 @@ class Episode:
 
     @classmethod
     def start(cls, task: TaskSpec, scenario: Scenario, rules: CompiledRulebook) -> Episode:
-        facts = scenario.facts()
+        facts = rules.rulebook.facts.check(scenario.facts())
         truth = rules.decide(facts)
         episode = cls(
             task=task,
             scenario=scenario,
             rules=rules,
             truth=truth,
-            needed_tools=needed_tools(rules, facts, truth),
+            facts=facts,
+            needed=needed_tools(rules, facts, truth),
         )
         episode.conversation.append(f"customer: {scenario.opening}")
         episode.reveal("ticket", scenario.ticket_fact(), tool=OPENING)
@@ -107,7 +111,12 @@ class Episode:
     def done(self) -> bool:
         return self.customer.closed or self.step >= self.task.max_steps
 
-    def reveal(self, kind: str, fact: Fact, tool: str) -> None:
+    @property
+    def needed_tools(self) -> frozenset[str]:
+        """One cheapest certifying set (the first of ``needed``)."""
+        return self.needed[0]
+
+    def reveal(self, kind: str, fact: Mapping[str, Any], tool: str) -> None:
         """Establish a fact kind, remembering which tool at which step revealed it first."""
         if kind not in self.known:
             self.known[kind] = fact
@@ -135,32 +144,30 @@ class Episode:
         return self.rules.decide(self.established())
 
 
-def needed_tools(rules: CompiledRulebook, facts: Facts, truth: Decision) -> frozenset[str]:
-    """The fewest investigation tools whose facts certify the true optimum.
+def needed_tools(
+    rules: CompiledRulebook, facts: Facts, truth: Decision
+) -> tuple[frozenset[str], ...]:
+    """The cheapest sets of investigation tools whose facts certify the true optimum.
 
-    A fact subset certifies it when its decision already picks the same resolution and
-    amount, and no policy still undetermined could grant something of higher quality.
-    Only subsets holding every fact kind the optimum's policy tests are tried (others cannot
-    make it eligible), smallest first, in fact-kind order, so the answer is deterministic.
+    A set certifies it when the decision on its facts (and those known from the start)
+    already picks the same resolution and amount, and no policy still undetermined could
+    grant something better. Every set of the smallest size that certifies is returned, so
+    which policy the optimum is credited to (and the rule files' order or names) never
+    decides which tools were "needed".
     """
-    kinds = [k for k, kind in FACT_KINDS.items() if kind.source_tool]
-    given = {k: getattr(facts, k) for k in FACT_KINDS if k not in kinds}  # known from the start
-    required = _tested_kinds(rules, truth) & set(kinds)
-    for size in range(len(required), len(kinds) + 1):
+    schema = rules.rulebook.facts
+    kinds = schema.investigated()
+    present = facts.present()
+    given = {k: v for k, v in present.items() if k not in kinds}  # known from the start
+    for size in range(len(kinds) + 1):
+        found = []
         for subset in itertools.combinations(kinds, size):
-            if not required <= set(subset):
-                continue
-            partial = Facts(**given, **{k: getattr(facts, k) for k in subset})
+            partial = Facts(**given, **{k: present.get(k) for k in subset})
             if _certifies(rules, rules.decide(partial), truth):
-                return frozenset(FACT_KINDS[k].source_tool for k in subset)
-    return frozenset(FACT_KINDS[k].source_tool for k in kinds)
-
-
-def _tested_kinds(rules: CompiledRulebook, truth: Decision) -> set[str]:
-    if truth.optimal is None:
-        return set()
-    policy = rules.rulebook.policies[truth.optimal.policy]
-    return {c.test.kind for c in policy.conditions if isinstance(c.test, FieldTest)}
+                found.append(frozenset(str(schema.source_tool(k)) for k in subset))
+        if found:
+            return tuple(found)
+    return (frozenset(str(schema.source_tool(k)) for k in kinds),)
 
 
 def _certifies(rules: CompiledRulebook, decision: Decision, truth: Decision) -> bool:

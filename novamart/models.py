@@ -60,6 +60,43 @@ class KbResult(BaseModel):
     snippet: str
 
 
+TerminationReason = Literal["resolved", "ticket_closed", "step_limit"]
+"""Why an episode ended: the customer closed the conversation after a resolution, the
+ticket's closing tool succeeded, or the step limit ran out (``truncated``)."""
+
+
+class TruthGrant(BaseModel):
+    """A resolution the case allows, with the policy granting it."""
+
+    resolution: str
+    policy: str
+    amount: float | None
+    quality: float
+
+
+class GroundTruth(BaseModel):
+    """The case's hidden truth, shown once the episode is over."""
+
+    optimal: TruthGrant | None = Field(default=None, description="The best allowed resolution")
+    granted_by: list[str] = Field(
+        default_factory=list, description="Every policy granting the optimal resolution"
+    )
+    eligible: list[TruthGrant] = Field(default_factory=list)
+    wish: str | None = Field(default=None, description="What the customer asked for")
+    reasons: list[str] = Field(
+        default_factory=list, description="The kernel's reasons the wish is not allowed"
+    )
+    needed_tools: list[list[str]] = Field(
+        default_factory=list,
+        description="The cheapest sets of investigation tools that settle the case",
+    )
+    expected: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Ticket tasks: the expected labels (category, priority, fields, article, "
+        "escalation)",
+    )
+
+
 class NovamartObservation(CallToolObservation):
     """One step's view of the case; also the reset observation (then ``tool_name`` is "")."""
 
@@ -104,6 +141,17 @@ class NovamartObservation(CallToolObservation):
         "of each grade component (unweighted)",
     )
     final_score: float | None = Field(default=None, description="The episode's grade, when done")
+    truncated: bool = Field(
+        default=False, description="The episode hit its step limit (not a natural end)"
+    )
+    termination: TerminationReason | None = Field(default=None, description="Why it ended")
+    ground_truth: GroundTruth | None = Field(
+        default=None, description="The hidden truth, on the terminal observation only"
+    )
+    grader_notes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per grade term, in plain words, why it scored what it did (at the end)",
+    )
 
 
 class NovamartState(State):
@@ -121,3 +169,7 @@ class NovamartState(State):
         "grade's components)",
     )
     final_score: float | None = None
+    truncated: bool = False
+    termination: TerminationReason | None = None
+    ground_truth: GroundTruth | None = None
+    grader_notes: dict[str, str] = Field(default_factory=dict)

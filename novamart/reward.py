@@ -5,57 +5,67 @@ The running grade is a pure function of the episode record and its ground truth:
     grade = clip(0.55·resolution + 0.25·tool_use + 0.20·communication + penalties, 0, 1)
 
 Each step's reward is the change of the grade, so an episode's rewards sum to its final
-grade (the final score) and an action that changes nothing earns nothing. ``TERMS`` below
-documents every term; ``reward_table()`` renders them (docs/reward.md is generated from it).
+grade (the final score) and an action that changes nothing earns nothing. Messages are graded
+by what they claim (novamart.language reads them, novamart.statements checks each claim
+against the record), never by which words they contain. ``TERMS`` documents every term;
+``reward_table()`` renders them (the README's table is generated from it), and
+``grader_notes()`` says in plain words why an episode scored what it did.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from novamart import statements
 from novamart.episode import OPENING, Episode
 
 WEIGHTS = {"resolution": 0.55, "tool_use": 0.25, "communication": 0.20}
-PENALTIES = {"wrong_resolution": -0.3, "false_promise": -0.4, "loop": -0.1}
+PENALTIES = {"wrong_resolution": -0.3, "false_promise": -0.4, "false_claim": -0.4, "loop": -0.1}
 INVALID_CALL_COST = 0.1
 UNNEEDED_CALL_COST = 0.05
 COURTESY, REASON, CONFIRMATION = 0.2, 0.4, 0.4
 UNRESOLVED_SHARE = 0.5
+LESSER_SHARE = 0.5
 
 TERMS: dict[str, str] = {
     "resolution": (
-        "Quality of the executed resolution divided by the "
-        "quality of the optimum (the kernel's best grant on all facts); 0 when nothing was "
-        "executed or it is not eligible under the ground truth. Exchange on a refundable "
-        "defect scores 0.9."
+        "1 when the executed resolution is the best the case allows (the kernel's best grant "
+        "on all facts); a lesser allowed one earns "
+        f"{LESSER_SHARE} × its quality relative to the best (so it never passes); 0 when "
+        "nothing was executed or it is not allowed."
     ),
     "tool_use": (
-        "Share of the needed investigation tools the agent ran "
-        "(the fewest whose facts certify the optimum: no undetermined policy could grant "
-        f"better), minus {INVALID_CALL_COST} per call answered with an error (unknown tool, "
-        "bad arguments, wrong order or customer id, unknown policy, refusal by the policy "
-        f"gate, wrong amount) and {UNNEEDED_CALL_COST} per investigation tool the case did "
-        "not need; clipped to [0, 1]. Counts only part of its weight until a resolution is carried "
-        f"out ({UNRESOLVED_SHARE}; so does communication): investigating and talking alone "
-        "cannot pass."
+        "Share of the needed investigation tools the agent ran (the cheapest sets whose facts "
+        "certify the optimum: no undetermined policy could grant better; any one of them will "
+        f"do), minus {INVALID_CALL_COST} per call answered with an error (unknown tool, bad "
+        "arguments, wrong order or customer id, unknown policy, refusal by the policy gate, "
+        f"wrong amount) and {UNNEEDED_CALL_COST} per investigation tool the case did not need; "
+        f"clipped to [0, 1]. Counts {UNRESOLVED_SHARE} of its weight until a resolution is "
+        "carried out (so does communication): investigating and talking alone cannot pass."
     ),
     "communication": (
-        "A score in [0, 1] made of: courtesy "
-        f"{COURTESY} (some message is polite, none is rude); reason {REASON} (when the "
-        "customer's wish is not allowed, some message states a real reason: one of the "
-        f"kernel's failed conditions for it; none is real when an allowed wish was replaced by "
-        f"a lesser resolution); confirmation {CONFIRMATION}, or "
-        f"{REASON + CONFIRMATION} when nothing had to be declined (a message after the "
-        "resolution names it and its amount). 0 if any message reveals another customer's "
-        "data."
+        f"Read for its claims. Courtesy {COURTESY} (some message is polite, none is rude); "
+        f"reason {REASON} when the customer's wish is not allowed: the share of the policies "
+        "that could grant it whose refusal some message explains by a true fact the agent had "
+        "established (a failed condition, stated with the right value); none is real when an "
+        f"allowed wish was replaced by a lesser resolution; confirmation {CONFIRMATION}, or "
+        f"{REASON + CONFIRMATION} when nothing had to be declined: a message after the "
+        "resolution asserts it, with its amount. 0 when any message makes a false claim, "
+        "states a fact no tool had established, or reveals another customer's data."
     ),
     "wrong_resolution": (
         "Per resolution type the ground truth does not allow that a write tool was called "
         "for (attempted or executed); trying the same wrong type again costs nothing more."
     ),
     "false_promise": (
-        "Once per episode: a message promises a refund (an affirmative "
-        "clause, not a negation or a hedge) while the customer is not eligible for one."
+        "Once per episode: a message promises, confirms or offers a refund (an affirmed "
+        "claim, not a denial, a condition, a question or the customer's own wish) while the "
+        "customer is not eligible for one."
+    ),
+    "false_claim": (
+        "Once per episode: any other claim the record contradicts: a resolution asserted that "
+        "was not (or will never be) carried out, an offer the case does not allow, a denial "
+        "of what was carried out, a wrong amount, a fact or window the case contradicts."
     ),
     "loop": (
         "Per call that repeats an earlier call (same tool, same arguments) and gets the "
@@ -77,12 +87,16 @@ ZERO = Grade(terms=dict.fromkeys(TERMS, 0.0), value=0.0)
 
 def grade(episode: Episode) -> Grade:
     share = 1.0 if episode.executed is not None else UNRESOLVED_SHARE
+    found = statements.findings(episode)
+    promise = any(f.refund_promise for f in found)
+    other_lie = any(f.kind == "false" and not f.refund_promise for f in found)
     terms = {
         "resolution": WEIGHTS["resolution"] * resolution_score(episode),
         "tool_use": WEIGHTS["tool_use"] * share * tool_use_score(episode),
-        "communication": WEIGHTS["communication"] * share * communication_score(episode),
+        "communication": WEIGHTS["communication"] * share * communication_score(episode, found),
         "wrong_resolution": PENALTIES["wrong_resolution"] * len(wrong_resolutions(episode)) + 0.0,
-        "false_promise": PENALTIES["false_promise"] if false_promise(episode) else 0.0,
+        "false_promise": PENALTIES["false_promise"] if promise else 0.0,
+        "false_claim": PENALTIES["false_claim"] if other_lie else 0.0,
         "loop": PENALTIES["loop"] * sum(call.repeat for call in episode.calls) + 0.0,
     }
     return Grade(terms=terms, value=min(1.0, max(0.0, sum(terms.values()))))
@@ -100,28 +114,51 @@ def resolution_score(episode: Episode) -> float:
     if done is None or best is None:
         return 0.0
     allowed = episode.truth.grant_for(done.resolution)
-    return 0.0 if allowed is None else min(1.0, allowed.quality / best.quality)
+    if allowed is None:
+        return 0.0
+    if allowed.quality >= best.quality and (allowed.amount or 0) >= (best.amount or 0):
+        return 1.0
+    return LESSER_SHARE * allowed.quality / best.quality
+
+
+def _ran(episode: Episode) -> set[str]:
+    return {p.tool for p in episode.provenance.values() if p.tool != OPENING}
 
 
 def tool_use_score(episode: Episode) -> float:
-    ran = {p.tool for p in episode.provenance.values() if p.tool != OPENING}
-    needed = episode.needed_tools
-    coverage = len(ran & needed) / len(needed) if needed else 1.0
+    ran = _ran(episode)
     errors = sum(1 for call in episode.calls if call.error and not call.repeat)
-    score = coverage - INVALID_CALL_COST * errors - UNNEEDED_CALL_COST * len(ran - needed)
-    return min(1.0, max(0.0, score))
+    best = max(
+        (len(ran & needed) / len(needed) if needed else 1.0)
+        - UNNEEDED_CALL_COST * len(ran - needed)
+        for needed in episode.needed
+    )
+    return min(1.0, max(0.0, best - INVALID_CALL_COST * errors))
 
 
-def communication_score(episode: Episode) -> float:
+def communication_score(episode: Episode, found: list[statements.Finding] | None = None) -> float:
     sent = episode.messages
     if not sent or any(m.leaks for m in sent):
         return 0.0
-    polite = any(m.courteous for m in sent) and not any(m.rude for m in sent)
-    confirmed = any(m.confirms for m in sent)
+    if found is None:
+        found = statements.findings(episode)
+    if found:
+        return 0.0
+    polite = any(m.reading.courteous for m in sent) and not any(m.reading.rude for m in sent)
+    confirmed = statements.confirmed(episode) is not None
     if declined(episode):
-        explained = any(m.states_reason for m in sent)
-        return COURTESY * polite + REASON * explained + CONFIRMATION * confirmed
+        return COURTESY * polite + REASON * reason_share(episode) + CONFIRMATION * confirmed
     return COURTESY * polite + (REASON + CONFIRMATION) * confirmed
+
+
+def reason_share(episode: Episode) -> float:
+    """How much of the refusal the messages explain (0 when the wish was allowed)."""
+    if episode.truth.grant_for(episode.scenario.wish) is not None:
+        return 0.0
+    blocked = statements.explained(episode)
+    if not blocked:
+        return 1.0  # no policy could grant the wish: there is nothing to explain
+    return sum(clause is not None for clause in blocked.values()) / len(blocked)
 
 
 def declined(episode: Episode) -> bool:
@@ -137,10 +174,64 @@ def wrong_resolutions(episode: Episode) -> set[str]:
     return {r for r in episode.attempted if episode.truth.grant_for(r) is None}
 
 
-def false_promise(episode: Episode) -> bool:
-    if episode.truth.grant_for("full_refund") is not None:
-        return False
-    return any(m.promises_refund for m in episode.messages)
+def grader_notes(episode: Episode) -> dict[str, str]:
+    """Why each term scored what it did, in plain words (for the terminal observation)."""
+    best, done = episode.truth.optimal, episode.executed
+    notes: dict[str, str] = {}
+    if best is None:
+        notes["resolution"] = "no resolution is allowed on this case's facts"
+    else:
+        want = f"the best allowed was {best.resolution} (${best.amount:.2f}) under {best.policy}"
+        if done is None:
+            notes["resolution"] = f"nothing was carried out; {want}"
+        else:
+            score = resolution_score(episode)
+            notes["resolution"] = (
+                f"{done.resolution} (${done.amount:.2f}) was carried out; {want}; score {score:.2f}"
+            )
+    ran = _ran(episode)
+    needed = " or ".join("{" + ", ".join(sorted(s)) + "}" for s in episode.needed)
+    errors = [c.error for c in episode.calls if c.error and not c.repeat]
+    notes["tool_use"] = (
+        f"ran {', '.join(sorted(ran)) or 'no investigation tool'}; needed {needed}"
+        + (f"; {len(errors)} call(s) refused ({', '.join(errors)})" if errors else "")
+    )
+    notes["communication"] = _communication_note(episode)
+    lies = statements.findings(episode)
+    if wrong := wrong_resolutions(episode):
+        notes["wrong_resolution"] = (
+            f"tried {', '.join(sorted(wrong))}, which the case does not allow"
+        )
+    if promised := [f.what for f in lies if f.refund_promise]:
+        notes["false_promise"] = promised[0]
+    if other := [f.what for f in lies if f.kind == "false" and not f.refund_promise]:
+        notes["false_claim"] = "; ".join(other[:3])
+    if repeats := sum(c.repeat for c in episode.calls):
+        notes["loop"] = f"{repeats} repeated call(s)"
+    return notes
+
+
+def _communication_note(episode: Episode) -> str:
+    sent = episode.messages
+    if not sent:
+        return "no message was sent"
+    if any(m.leaks for m in sent):
+        return "a message revealed another customer's data"
+    if found := statements.findings(episode):
+        return f"0: {found[0].kind} claim: {found[0].what}"
+    polite = any(m.reading.courteous for m in sent) and not any(m.reading.rude for m in sent)
+    parts = ["polite" if polite else "not polite (or rude somewhere)"]
+    if declined(episode):
+        if episode.truth.grant_for(episode.scenario.wish) is not None:
+            parts.append(f"the customer's wish ({episode.scenario.wish}) was allowed: no reason")
+        else:
+            for policy, clause in statements.explained(episode).items():
+                parts.append(
+                    f'{policy}: explained by "{clause}"' if clause else f"{policy}: not explained"
+                )
+    confirmed = statements.confirmed(episode)
+    parts.append("confirmed with its amount" if confirmed else "not confirmed")
+    return "; ".join(parts)
 
 
 def reward_table() -> str:

@@ -1,5 +1,5 @@
-"""Reference agents: the oracle, a heuristic, a random agent and the exploits; each plays
-both kinds of task (order cases and support tickets)."""
+"""Reference agents: the oracle, the honest writer, a heuristic, a random agent and the
+exploits; each plays both kinds of task (order cases and support tickets)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,16 @@ from novamart.agents.exploits import (
     WholeKbAgent,
 )
 from novamart.agents.heuristic import HeuristicAgent
+from novamart.agents.honest import HonestAgent
 from novamart.agents.oracle import OracleAgent
 from novamart.agents.random_agent import RandomAgent
+from novamart.agents.tricks import TRICKS
 
 AGENTS: dict[str, type[Agent]] = {
     cls.name: cls
     for cls in (
         OracleAgent,
+        HonestAgent,
         HeuristicAgent,
         RandomAgent,
         DoNothingAgent,
@@ -36,6 +39,7 @@ AGENTS: dict[str, type[Agent]] = {
         WholeKbAgent,
         PasteArticlesAgent,
         StuffFieldsAgent,
+        *TRICKS,
     )
 }
 EXPLOITS = (
@@ -50,5 +54,9 @@ EXPLOITS = (
     "paste_articles",
     "stuff_fields",
 )
+"""Cheap tricks without reasoning: each must score at most 0.3 on every task."""
+MESSAGE_TRICKS = tuple(trick.name for trick in TRICKS)
+"""Text tricks after the right actions (and two cheats on the actions): see
+novamart.agents.tricks for what each must score at most."""
 
-__all__ = ["AGENTS", "EXPLOITS", "Agent"]
+__all__ = ["AGENTS", "EXPLOITS", "MESSAGE_TRICKS", "Agent"]

@@ -3,12 +3,48 @@ and explains it. It is the yardstick that shows every scenario is solvable."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from openenv.core.env_server.mcp_types import CallToolAction
+
 from novamart.agents.base import Agent, Script, call, closing_message
 from novamart.episode import Episode
-from novamart.kernel.facts import FACT_KINDS
+from novamart.kernel import Grant
 from novamart.models import NovamartObservation
 from novamart.reward import declined
 from novamart.tickets import agents as ticket_agents
+
+
+def investigations(first: NovamartObservation, episode: Episode, tools: Iterable[str]) -> Script:
+    """Calls of the investigation ``tools``, in the fact declaration's order."""
+    ids = {"order_id": first.order_id, "customer_id": first.customer_id}
+    schema = episode.rules.rulebook.facts
+    wanted = set(tools)
+    for kind in schema.investigated():
+        tool = schema.source_tool(kind)
+        if tool in wanted:
+            arg = "customer_id" if tool == "check_loyalty" else "order_id"
+            yield call(tool, **{arg: ids[arg]})
+
+
+def resolution_call(first: NovamartObservation, episode: Episode, grant: Grant) -> CallToolAction:
+    """The write tool that carries ``grant`` out, with its amount."""
+    tool = episode.rules.rulebook.resolutions[grant.resolution].tool
+    args: dict[str, object] = {"order_id": first.order_id}
+    if tool in ("process_refund", "issue_store_credit"):
+        args["amount"] = grant.amount
+    if tool == "escalate_to_manager":
+        args["reason"] = "No policy covers this case."
+    return call(tool, **args)
+
+
+def optimal_actions(first: NovamartObservation, episode: Episode) -> Script:
+    """The needed investigation tools, then the optimal resolution with its amount: what
+    every privileged reference agent does before it writes to the customer."""
+    yield from investigations(first, episode, episode.needed_tools)
+    best = episode.truth.optimal
+    assert best is not None
+    yield resolution_call(first, episode, best)
 
 
 class OracleAgent(Agent):
@@ -18,21 +54,13 @@ class OracleAgent(Agent):
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "the oracle needs the hidden episode"
-        ids = {"order_id": first.order_id, "customer_id": first.customer_id}
-        for kind in FACT_KINDS.values():
-            if kind.source_tool in episode.needed_tools:
-                arg = "customer_id" if kind.source_tool == "check_loyalty" else "order_id"
-                yield call(kind.source_tool, **{arg: ids[arg]})
+        yield from optimal_actions(first, episode)
         best = episode.truth.optimal
         assert best is not None
-        tool = episode.rules.rulebook.resolutions[best.resolution].tool
-        args = {"order_id": first.order_id}
-        if tool in ("process_refund", "issue_store_credit"):
-            args["amount"] = best.amount
-        if tool == "escalate_to_manager":
-            args["reason"] = "No policy covers this case."
-        yield call(tool, **args)
+        yield call("respond_to_customer", message=self.closing(episode, first, best))
+
+    def closing(self, episode: Episode, first: NovamartObservation, best: Grant) -> str:
+        """Thank, give the kernel's reasons when the wish is declined, confirm what was done."""
         wish = episode.scenario.wish
-        reasons = episode.truth.blocking_reasons(wish)[:1] if declined(episode) else []
-        message = closing_message(first.customer_name, best.resolution, best.amount, reasons)
-        yield call("respond_to_customer", message=message)
+        reasons = episode.truth.blocking_reasons(wish) if declined(episode) else []
+        return closing_message(first.customer_name, best.resolution, best.amount, reasons)

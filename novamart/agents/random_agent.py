@@ -8,6 +8,7 @@ import random
 from novamart.agents.base import Agent, Script, call
 from novamart.agents.exploits import POLICIES, claimed_price
 from novamart.episode import Episode
+from novamart.kernel.money import percent_of
 from novamart.models import NovamartObservation
 from novamart.tickets import agents as ticket_agents
 
@@ -36,7 +37,7 @@ class RandomAgent(Agent):
                 "check_loyalty": {"customer_id": first.customer_id},
                 "check_policy": {"policy": rng.choice(POLICIES), "order_id": order_id},
                 "process_refund": {"order_id": order_id, "amount": price},
-                "issue_store_credit": {"order_id": order_id, "amount": round(price * 0.75, 2)},
+                "issue_store_credit": {"order_id": order_id, "amount": percent_of(price, 75)},
                 "process_exchange": {"order_id": order_id},
                 "escalate_to_manager": {"order_id": order_id, "reason": "unsure"},
                 "respond_to_customer": {"message": rng.choice(MESSAGES)},

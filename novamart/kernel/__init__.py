@@ -7,25 +7,23 @@ crosses this package's public surface.
 from novamart.kernel.decide import CompiledRulebook, PolicyKernel, default_kernel, render
 from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
 from novamart.kernel.engine import EngineError
-from novamart.kernel.facts import Customer, DefectCheck, Facts, Order, Ticket
+from novamart.kernel.facts import FactRecord, Facts, FactSchema
 from novamart.kernel.rulebook import Rulebook, RulebookError, RuleIssue, load_rulebook
 
 __all__ = [
     "CompiledRulebook",
     "ConditionResult",
-    "Customer",
     "Decision",
-    "DefectCheck",
     "EngineError",
+    "FactRecord",
+    "FactSchema",
     "Facts",
     "Grant",
-    "Order",
     "PolicyKernel",
     "PolicyVerdict",
     "RuleIssue",
     "Rulebook",
     "RulebookError",
-    "Ticket",
     "default_kernel",
     "load_rulebook",
     "render",

@@ -19,7 +19,6 @@ import json
 from typing import Any
 
 from novamart.kernel.conditions import FallbackTest, FieldTest
-from novamart.kernel.facts import FACT_KINDS
 from novamart.kernel.rulebook import Policy, Rulebook
 
 PHASES = ("conclude", "fallback")
@@ -64,7 +63,7 @@ def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
     rules["close"] = {"all": [{"m": _phase_pattern(CLOSE_PHASE)}], "run": SINK_ACTION}
     # Every fact kind needs a rule that stores it, or the engine drops it (hazard 4).
     # A join with a kind that never exists stores the fact and never fires.
-    for kind in (*FACT_KINDS, *DERIVED_KINDS):
+    for kind in (*rulebook.facts.kinds, *DERIVED_KINDS):
         rules[f"store:{kind}"] = {
             "all": [{"m": {"kind": kind}}, {"never": {"kind": "__never__"}}],
             "run": SINK_ACTION,
@@ -147,7 +146,7 @@ def _open(policy: str, condition: str | None = None) -> dict[str, str]:
 
 def derived_fact_ids(rulebook: Rulebook) -> list[str]:
     """Every id a session of this rulebook can hold (checked for hash collisions)."""
-    ids = [*FACT_KINDS, *(f"phase:{p}" for p in (*PHASES, CLOSE_PHASE))]
+    ids = [*rulebook.facts.kinds, *(f"phase:{p}" for p in (*PHASES, CLOSE_PHASE))]
     for p in rulebook.policies.values():
         ids += [f"condition:{p.name}.{c.name}" for c in p.conditions]
         per = [c.name for c in p.conditions] if p.any_condition else [None]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from novamart.kernel.facts import FACT_KINDS, field_type, field_values
+from novamart.kernel.facts import FactSchema, FieldSpec
 
 FALLBACK_TEST = "no other policy applies"
 LIMIT = "limit"  # the placeholder a reason uses for the value its test compares with
@@ -68,7 +68,7 @@ class FallbackTest:
     """Passes only when every other policy has been decided and none grants anything."""
 
 
-def parse_test(text: str) -> FieldTest | FallbackTest:
+def parse_test(text: str, schema: FactSchema) -> FieldTest | FallbackTest:
     text = " ".join(str(text).split())
     if text == FALLBACK_TEST:
         return FallbackTest()
@@ -79,14 +79,15 @@ def parse_test(text: str) -> FieldTest | FallbackTest:
             f"== != < <= > >= in, 'not in', or write '{FALLBACK_TEST}'"
         )
     kind, field, op = match["kind"], match["field"], match["op"]
-    if kind not in FACT_KINDS:
-        raise ConditionSyntaxError(f"unknown fact kind {kind!r} (known: {', '.join(FACT_KINDS)})")
-    fields = FACT_KINDS[kind].model_fields
-    if field not in fields:
-        known = ", ".join(f"{kind}.{f}" for f in fields)
+    if kind not in schema.kinds:
+        known = ", ".join(schema.kinds)
+        raise ConditionSyntaxError(f"unknown fact kind {kind!r} (known: {known})")
+    spec = schema.field(kind, field)
+    if spec is None:
+        known = ", ".join(f"{kind}.{f}" for f in schema.kinds[kind].fields)
         raise ConditionSyntaxError(f"unknown fact field '{kind}.{field}' (known: {known})")
     value = _parse_value(match["value"], list_wanted=op in ("in", "not in"))
-    _check_types(kind, field, op, value)
+    _check_types(f"{kind}.{field}", spec, op, value)
     return FieldTest(kind, field, op, value)
 
 
@@ -114,10 +115,9 @@ def _parse_scalar(text: str) -> Any:
     raise ConditionSyntaxError(f"cannot read value {text!r}")
 
 
-def _check_types(kind: str, field: str, op: str, value: Any) -> None:
-    expected = field_type(kind, field)
+def _check_types(ref: str, spec: FieldSpec, op: str, value: Any) -> None:
+    expected = spec.python_type
     values = value if isinstance(value, tuple) else (value,)
-    ref = f"{kind}.{field}"
     for v in values:
         if not _same_type(expected, v):
             raise ConditionSyntaxError(
@@ -128,7 +128,7 @@ def _check_types(kind: str, field: str, op: str, value: Any) -> None:
         raise ConditionSyntaxError(f"{ref} is a {_TYPE_NAMES[expected]}; '{op}' needs a number")
     if expected is bool and op not in ("==", "!="):
         raise ConditionSyntaxError(f"{ref} is true/false; use == or !=")
-    allowed = field_values(kind, field)
+    allowed = spec.values
     if allowed is not None:
         unknown = [v for v in values if v not in allowed]
         if unknown:

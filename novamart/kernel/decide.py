@@ -21,8 +21,16 @@ from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_
 from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
 from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
 from novamart.kernel.engine import EngineError, RulesetRunner
-from novamart.kernel.facts import FACT_KINDS, Facts
-from novamart.kernel.rulebook import DEFAULT_RULES_DIR, Amount, Policy, Rulebook, load_rulebook
+from novamart.kernel.facts import Facts, FactSchema
+from novamart.kernel.money import cents, percent_of
+from novamart.kernel.rulebook import (
+    DEFAULT_RULES_DIR,
+    Amount,
+    Condition,
+    Policy,
+    Rulebook,
+    load_rulebook,
+)
 
 KEPT_VERSIONS = 8
 MEMO_SIZE = 1_024  # ~14 KB a decision (bench/bench_kernel.py): ~14 MB when full
@@ -40,9 +48,8 @@ class CompiledRulebook:
         self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
 
     def _decide(self, facts: Facts) -> Decision:
-        engine_facts = {
-            kind: fact.model_dump(exclude_none=True) for kind, fact in facts.present().items()
-        }
+        facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
+        engine_facts = {kind: dict(record) for kind, record in facts.present().items()}
         derived = self.runner.run(engine_facts)
         statuses = {
             (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
@@ -73,7 +80,9 @@ class CompiledRulebook:
             if p.name in granted
             for g in p.grants
         ]
-        eligible.sort(key=lambda g: -g.quality)  # stable: ties keep policy order
+        # Best first: quality, then the larger amount; ties of both keep the policies' order,
+        # where it no longer matters which policy is named (same resolution, same amount).
+        eligible.sort(key=lambda g: (-g.quality, -(g.amount or 0.0)))
         return Decision(
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
@@ -88,9 +97,8 @@ class CompiledRulebook:
                     policy, cond.name, cond.reason, statuses, granted, open_, facts
                 )
             else:
-                result = _field_result(
-                    cond.name, cond.test, cond.reason, statuses.get((policy.name, cond.name)), facts
-                )
+                status = statuses.get((policy.name, cond.name))
+                result = _field_result(cond, status, facts, self.rulebook.facts)
             conditions.append(result)
         status = _policy_status(conditions, policy.any_condition)
         if (status == "eligible") != (policy.name in granted):
@@ -123,7 +131,7 @@ class CompiledRulebook:
         waiting = [p for p in self.rulebook.policies if p in open_]
         tool = next(
             (
-                FACT_KINDS[c.test.kind].source_tool
+                self.rulebook.facts.source_tool(c.test.kind)
                 for p in waiting
                 for c in self.rulebook.policies[p].conditions
                 if isinstance(c.test, FieldTest) and statuses.get((p, c.name)) is None
@@ -139,20 +147,22 @@ class CompiledRulebook:
 
 
 def _field_result(
-    name: str, test: FieldTest, reason: str, status: str | None, facts: Facts
+    cond: Condition, status: str | None, facts: Facts, schema: FactSchema
 ) -> ConditionResult:
+    name, test = cond.name, cond.test
+    assert isinstance(test, FieldTest)
     if status == "pass":
         return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
     if status == "fail":
         return ConditionResult(
-            name=name, status="fail", reason=render(reason, facts, test), needs_tool=None
+            name=name, status="fail", reason=render(cond.reason, facts, test), needs_tool=None
         )
-    tool = FACT_KINDS[test.kind].source_tool
     what = (
         f"no {test.kind} fact yet"
-        if getattr(facts, test.kind) is None
+        if facts.record(test.kind) is None
         else f"{test.ref} is not known yet"
     )
+    tool = schema.source_tool(test.kind)
     return ConditionResult(name=name, status="unknown", reason=what, needs_tool=tool)
 
 
@@ -203,16 +213,16 @@ def _plain(value: Any) -> str:
 
 def _amount(rule: Amount, facts: Facts) -> float | None:
     if rule.field is None:
-        return round(rule.constant, 2)
+        return cents(rule.constant)
     base = facts.value(*rule.field.split("."))
     if base is None:
         return None
     if rule.by is None:
-        return round(float(base), 2)
+        return cents(base)
     key = facts.value(*rule.by.split("."))
     if key not in rule.percent:
         return None
-    return round(float(base) * rule.percent[key] / 100, 2)
+    return percent_of(base, rule.percent[key])
 
 
 class PolicyKernel:
@@ -242,7 +252,7 @@ class PolicyKernel:
 
     def decide_raw(self, raw: dict[str, Any]) -> Decision:
         """Validate untyped facts (raises pydantic.ValidationError), then decide."""
-        return self.decide(Facts.model_validate(raw))
+        return self.decide(self.rulebook.facts.validate(raw))
 
     def reload(self, rules_dir: Path | str | None = None) -> str:
         """Load the rule files again; a RulebookError leaves the current version serving.

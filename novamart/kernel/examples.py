@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from novamart.kernel.decide import PolicyKernel
+from novamart.kernel.money import same_amount
 from novamart.kernel.rulebook import Example
 
 
@@ -26,7 +27,7 @@ def check_example(kernel: PolicyKernel, example: Example) -> ExampleResult:
             actual = decision.optimal.resolution if decision.optimal else "none"
         elif key == "amount":
             actual = decision.optimal.amount if decision.optimal else None
-            if actual is not None and abs(actual - expected) < 0.005:
+            if actual is not None and same_amount(actual, expected):
                 continue
         else:
             actual = decision.policies[key].status

@@ -1,117 +1,244 @@
-"""The facts the policies reason over, validated before they reach the engine.
+"""The facts the policies reason over: declared in ``rules/facts.yaml``, validated strictly.
 
-durable_rules compares loosely (``'12' <= 30`` is true, ``0 == false``), so every fact is
-checked here with strict types first. Each fact kind names the tool that reveals it, which
-is how an explanation can say which tool would settle an unknown condition.
+The declaration names each fact kind, the tool that reveals it and its typed fields, so an
+analyst adds a field (and a policy testing it) without touching Python. durable_rules compares
+loosely (``'12' <= 30`` is true, ``0 == false``), so every fact set is checked against the
+declaration with strict types before it reaches the engine. ``Facts`` itself is a plain,
+hashable container (kind -> field -> value), so decisions can be memoised by fact set.
 """
 
 from __future__ import annotations
 
-from types import UnionType
-from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
+from collections.abc import Iterator, Mapping
+from functools import cached_property
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    create_model,
+    model_validator,
+)
 
-Tier = Literal["standard", "silver", "gold"]
-Category = Literal["phone", "laptop", "earbuds", "smartwatch"]
+FieldType = Literal["id", "integer", "number", "money", "bool", "choice"]
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Money = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False, strict=True)]
+NUMERIC: frozenset[str] = frozenset({"integer", "number", "money"})
 
 
-class Fact(BaseModel):
-    """A fact kind: one per case, revealed by one tool (None: read from the ticket itself)."""
-
+class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    source_tool: ClassVar[str | None]
 
 
-class Order(Fact):
-    source_tool: ClassVar[str] = "lookup_order"
-    order_id: Identifier
-    days_since_purchase: Annotated[StrictInt, Field(ge=0, le=36_500)] | None = None
-    opened: StrictBool | None = None
-    price: Money | None = None
-    category: Category | None = None
+class FieldSpec(_Spec):
+    """One declared field, as analysts write it in rules/facts.yaml."""
 
-
-class Customer(Fact):
-    source_tool: ClassVar[str] = "check_loyalty"
-    customer_id: Identifier
-    tier: Tier | None = None
-
-
-class DefectCheck(Fact):
-    source_tool: ClassVar[str] = "verify_defect"
-    order_id: Identifier
-    verified: StrictBool | None = None
-
-
-class Ticket(Fact):
-    """What the customer's own message shows: the signs that demand a manager. A sign
-    the message does not show is false, so a read ticket is never partly unknown."""
-
-    source_tool: ClassVar[str | None] = None
-    ticket_id: Identifier
-    battery_swelling: StrictBool = False
-    burning_smell: StrictBool = False
-    legal_threat: StrictBool = False
-    account_takeover: StrictBool = False
-    payment_fraud: StrictBool = False
-
-
-class Facts(BaseModel):
-    """Everything known about one case; a missing kind makes its conditions unknown."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    order: Order | None = None
-    customer: Customer | None = None
-    defect_check: DefectCheck | None = None
-    ticket: Ticket | None = None
+    type: FieldType
+    describe: str
+    values: tuple[Name, ...] | None = None
+    range: tuple[float, float] | None = None
+    unit: str | None = None
+    default: bool | int | float | str | None = None
+    says: tuple[str, ...] = ()
+    says_true: tuple[str, ...] = ()
+    says_false: tuple[str, ...] = ()
 
     @model_validator(mode="after")
-    def _same_order(self) -> Facts:
-        if self.order and self.defect_check and self.defect_check.order_id != self.order.order_id:
-            raise ValueError(
-                f"defect_check.order_id {self.defect_check.order_id!r} does not match "
-                f"order.order_id {self.order.order_id!r}"
-            )
+    def _consistent(self) -> FieldSpec:
+        if self.type == "choice" and not self.values:
+            raise ValueError("a choice needs its values: values: [a, b]")
+        if self.type != "choice" and self.values is not None:
+            raise ValueError(f"values are only for a choice, not a {self.type}")
+        if self.range is not None and self.type not in NUMERIC:
+            raise ValueError(f"range is only for a number, not a {self.type}")
+        if self.range is not None and self.range[0] > self.range[1]:
+            raise ValueError("range: the smallest value comes first")
+        if self.type == "bool" and self.says:
+            raise ValueError("a bool lists its phrases under says_true: and says_false:")
+        if self.type != "bool" and (self.says_true or self.says_false):
+            raise ValueError("says_true: and says_false: are only for a bool; use says:")
         return self
 
-    def present(self) -> dict[str, Fact]:
+    @property
+    def python_type(self) -> type:
+        """What a condition compares this field with: a number, text or true/false."""
+        return {"bool": bool, "integer": int, "number": float, "money": float}.get(self.type, str)
+
+    def annotation(self) -> Any:
+        """The strict pydantic type a value of this field must have."""
+        if self.type == "id":
+            return Identifier
+        if self.type == "bool":
+            return StrictBool
+        if self.type == "choice":
+            return Literal[self.values]  # type: ignore[valid-type]
+        lo, hi = self.range or (None, None)
+        base = StrictInt if self.type == "integer" else float
+        return Annotated[base, Field(ge=lo, le=hi, allow_inf_nan=False, strict=True)]
+
+
+class KindSpec(_Spec):
+    """One fact kind: the tool that reveals it (None: known from the customer's message)."""
+
+    revealed_by: Name | None
+    fields: dict[Name, FieldSpec]
+
+    @model_validator(mode="after")
+    def _one_id(self) -> KindSpec:
+        ids = [n for n, f in self.fields.items() if f.type == "id"]
+        if len(ids) != 1:
+            raise ValueError("a fact kind needs exactly one field of type id (its identifier)")
+        return self
+
+    @property
+    def id_field(self) -> str:
+        return next(n for n, f in self.fields.items() if f.type == "id")
+
+
+class FactsFile(_Spec):
+    facts: dict[Name, KindSpec]
+
+
+class FactRecord(Mapping[str, Any]):
+    """One fact kind's known fields (a field whose value is unknown is absent)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, fields: Mapping[str, Any]) -> None:
+        self._items = tuple(sorted((k, v) for k, v in fields.items() if v is not None))
+
+    def __getitem__(self, field: str) -> Any:
+        for key, value in self._items:
+            if key == field:
+                return value
+        raise KeyError(field)
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FactRecord) and self._items == other._items
+
+    def __repr__(self) -> str:
+        return f"FactRecord({dict(self._items)!r})"
+
+
+class Facts:
+    """Everything known about one case, by kind; a missing kind makes its conditions unknown.
+
+    ``Facts(order={...}, customer={...})``; immutable and hashable. Types are checked against
+    the rulebook's declaration (``FactSchema.check``) before the engine sees them.
+    """
+
+    __slots__ = ("_kinds",)
+
+    def __init__(self, **kinds: Mapping[str, Any] | None) -> None:
+        self._kinds = tuple(sorted((k, FactRecord(v)) for k, v in kinds.items() if v is not None))
+
+    def present(self) -> dict[str, FactRecord]:
         """The kinds that are known, by name."""
-        return {kind: fact for kind in FACT_KINDS if (fact := getattr(self, kind)) is not None}
+        return dict(self._kinds)
+
+    def record(self, kind: str) -> FactRecord | None:
+        return dict(self._kinds).get(kind)
 
     def value(self, kind: str, field: str) -> Any:
         """The observed value of ``kind.field``, or None when unknown."""
-        fact = getattr(self, kind, None)
-        return None if fact is None else getattr(fact, field)
+        record = self.record(kind)
+        return None if record is None else record.get(field)
+
+    def with_kind(self, kind: str, fields: Mapping[str, Any]) -> Facts:
+        return Facts(**{**self.present(), kind: fields})
+
+    def as_dict(self) -> dict[str, dict[str, Any]]:
+        return {kind: dict(record) for kind, record in self._kinds}
+
+    def __hash__(self) -> int:
+        return hash(self._kinds)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Facts) and self._kinds == other._kinds
+
+    def __repr__(self) -> str:
+        return f"Facts({self.as_dict()!r})"
 
 
-FACT_KINDS: dict[str, type[Fact]] = {
-    name: info.annotation.__args__[0]  # type: ignore[union-attr]
-    for name, info in Facts.model_fields.items()
-}
+class FactSchema(BaseModel):
+    """The declared fact vocabulary of one rulebook, with strict validators built from it."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    kinds: dict[str, KindSpec]
+
+    def field(self, kind: str, field: str) -> FieldSpec | None:
+        spec = self.kinds.get(kind)
+        return None if spec is None else spec.fields.get(field)
+
+    def source_tool(self, kind: str) -> str | None:
+        return self.kinds[kind].revealed_by
+
+    def investigated(self) -> list[str]:
+        """The kinds a tool reveals, in declaration order (the others are known at once)."""
+        return [k for k, spec in self.kinds.items() if spec.revealed_by]
+
+    def refs(self) -> list[str]:
+        """Every ``kind.field`` a condition may test."""
+        return [f"{k}.{f}" for k, spec in self.kinds.items() for f in spec.fields]
+
+    @cached_property
+    def _model(self) -> type[BaseModel]:
+        kinds = {}
+        for kind, spec in self.kinds.items():
+            fields: dict[str, Any] = {}
+            for name, f in spec.fields.items():
+                if f.type == "id":
+                    fields[name] = (f.annotation(), ...)
+                else:
+                    fields[name] = (f.annotation() | None, f.default)
+            config = ConfigDict(extra="forbid", frozen=True)
+            kinds[kind] = (create_model(kind, __config__=config, **fields) | None, None)
+        model = create_model("Facts", __config__=ConfigDict(extra="forbid"), **kinds)
+        return model
+
+    def validate(self, raw: Mapping[str, Any]) -> Facts:
+        """Untyped facts (JSON) checked strictly; raises pydantic.ValidationError."""
+        checked = self._model.model_validate(raw)
+        kinds = {
+            kind: value.model_dump() for kind in self.kinds if (value := getattr(checked, kind))
+        }
+        facts = Facts(**kinds)
+        self._check_links(facts)
+        return facts
+
+    def check(self, facts: Facts) -> Facts:
+        """``facts`` built in code, checked the same way (and defaults filled in)."""
+        return self.validate(facts.as_dict())
+
+    def _check_links(self, facts: Facts) -> None:
+        """Kinds that share an identifier field (an order and its defect check) must agree."""
+        seen: dict[str, tuple[str, Any]] = {}
+        for kind, record in facts.present().items():
+            id_field = self.kinds[kind].id_field
+            value = record.get(id_field)
+            first, first_value = seen.setdefault(id_field, (kind, value))
+            if first_value != value:
+                message = f"{kind}.{id_field} {value!r} does not match {first}.{id_field} "
+                message += repr(first_value)
+                error = {"loc": (kind, id_field), "input": value, "ctx": {"error": message}}
+                raise ValidationError.from_exception_data(
+                    "Facts", [{"type": "value_error", **error}]
+                )
 
 
-def _leaves(annotation: Any) -> list[Any]:
-    """The plain types inside an annotation, through unions and Annotated wrappers."""
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _leaves(get_args(annotation)[0])
-    if origin in (Union, UnionType):
-        return [leaf for arg in get_args(annotation) for leaf in _leaves(arg)]
-    return [] if annotation is type(None) else [annotation]
-
-
-def field_values(kind: str, field: str) -> tuple[Any, ...] | None:
-    """The allowed values of a Literal field (e.g. tiers), or None for open fields."""
-    for leaf in _leaves(FACT_KINDS[kind].model_fields[field].annotation):
-        if get_origin(leaf) is Literal:
-            return get_args(leaf)
-    return None
-
-
-def field_type(kind: str, field: str) -> type:
-    """The plain Python type of a fact field: str, int, float or bool."""
-    (leaf,) = _leaves(FACT_KINDS[kind].model_fields[field].annotation)
-    return str if get_origin(leaf) is Literal else leaf
+def load_schema(data: Any) -> FactSchema:
+    """The schema of a parsed facts.yaml; raises pydantic.ValidationError."""
+    return FactSchema(kinds=FactsFile.model_validate(data).facts)

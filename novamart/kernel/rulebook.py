@@ -24,10 +24,12 @@ from novamart.kernel.conditions import (
     FieldTest,
     parse_test,
 )
-from novamart.kernel.facts import FACT_KINDS, Facts, field_type, field_values
+from novamart.kernel.facts import Facts, FactSchema, load_schema
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 CATALOGUE_FILE = "resolutions.yaml"
+FACTS_FILE = "facts.yaml"
+SPECIAL_FILES = (CATALOGUE_FILE, FACTS_FILE)
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
@@ -65,6 +67,8 @@ class ResolutionSpec(_Spec):
     description: str
     quality: Annotated[float, Field(ge=0, le=1)]
     tool: Name
+    says: tuple[str, ...] = ()
+    """The words a message uses for this resolution (for the message reader)."""
 
 
 class CatalogueFile(_Spec):
@@ -134,7 +138,7 @@ class Grant(BaseModel):
 
 
 class Example(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     name: str
     file: str
     line: int | None
@@ -162,6 +166,7 @@ class Rulebook(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     version: str
+    facts: FactSchema
     resolutions: dict[str, ResolutionSpec]
     policies: dict[str, Policy]
     examples: list[Example]
@@ -271,25 +276,28 @@ def load_rulebook(rules_dir: Path | str = DEFAULT_RULES_DIR) -> Rulebook:
             )
 
     catalogue = _load_catalogue(docs, issues, rules_dir)
+    schema = _load_facts(docs, issues, rules_dir)
     policies: dict[str, Policy] = {}
     examples: list[tuple[_Located, tuple, ExampleSpec]] = []
     for name, parts in docs.items():
-        if Path(name).name == CATALOGUE_FILE:
+        if Path(name).name in SPECIAL_FILES:
             continue
         for doc in parts:
-            policy = _load_policy(doc, catalogue, policies, examples, issues)
+            policy = _load_policy(doc, catalogue, schema, policies, examples, issues)
             if policy is not None:
                 policies[policy.name] = policy
     if not policies and not issues.issues:
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
     limits.check(policies, issues)
-    checked_examples = _load_examples(examples, catalogue, policies, issues)
+    checked_examples = _load_examples(examples, catalogue, schema, policies, issues)
     if issues.issues:
         raise RulebookError(issues.issues)
     ordered = dict(sorted(policies.items(), key=lambda kv: (kv[1].is_fallback, kv[0])))
+    assert schema is not None  # a missing or invalid declaration is an issue above
     return Rulebook(
         version=digest.hexdigest()[:12],
+        facts=schema,
         resolutions=catalogue,
         policies=ordered,
         examples=checked_examples,
@@ -318,9 +326,25 @@ def _load_catalogue(
         return {}
 
 
+def _load_facts(
+    docs: dict[str, list[_Located]], issues: _Collector, rules_dir: Path
+) -> FactSchema | None:
+    parts = next((d for n, d in docs.items() if Path(n).name == FACTS_FILE), None)
+    doc = parts[0] if parts else None
+    if doc is None:
+        issues.add(str(rules_dir / FACTS_FILE), (), "", "the fact declaration is missing")
+        return None
+    try:
+        return load_schema(doc.data)
+    except ValidationError as e:
+        issues.add_validation(doc, e, "fact declaration")
+        return None
+
+
 def _load_policy(
     doc: _Located,
     catalogue: dict[str, ResolutionSpec],
+    schema: FactSchema | None,
     known: dict[str, Policy],
     examples: list,
     issues: _Collector,
@@ -345,12 +369,14 @@ def _load_policy(
         if c.name in seen:
             issues.add(doc, ("conditions", i, "name"), cwhere, "duplicate condition name")
         seen.add(c.name)
+        if schema is None:
+            continue  # without the fact declaration no test can be read
         try:
-            test = parse_test(c.test)
+            test = parse_test(c.test, schema)
         except ConditionSyntaxError as e:
             issues.add(doc, ("conditions", i, "test"), cwhere, str(e))
             continue
-        for problem in _template_problems(c.reason, test):
+        for problem in _template_problems(c.reason, test, schema):
             issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
         conditions.append(Condition(name=c.name, text=c.test, test=test, reason=c.reason))
     grants = []
@@ -368,7 +394,7 @@ def _load_policy(
         if g.resolution in granted:
             issues.add(doc, ("grants", i, "resolution"), gwhere, "granted twice")
         granted.add(g.resolution)
-        amount = _amount(g.amount, conditions, doc, ("grants", i, "amount"), gwhere, issues)
+        amount = _amount(g.amount, conditions, schema, doc, ("grants", i, "amount"), gwhere, issues)
         quality = g.quality if g.quality is not None else catalogue[g.resolution].quality
         grants.append(Grant(resolution=g.resolution, quality=quality, amount=amount))
     for i, example in enumerate(spec.examples):
@@ -393,7 +419,9 @@ def _load_policy(
     )
 
 
-def _template_problems(template: str, test: FieldTest | FallbackTest) -> list[str]:
+def _template_problems(
+    template: str, test: FieldTest | FallbackTest, schema: FactSchema
+) -> list[str]:
     problems = []
     for name in _PLACEHOLDER.findall(template):
         if isinstance(test, FallbackTest):
@@ -404,18 +432,17 @@ def _template_problems(template: str, test: FieldTest | FallbackTest) -> list[st
             continue
         if name == LIMIT:
             continue
-        kind, _, field = name.partition(".")
-        if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
+        if schema.field(*name.partition(".")[::2]) is None:
             problems.append(f"reason uses unknown fact field {{{name}}}")
     return problems
 
 
-def _numeric_field(ref: str) -> str | None:
+def _numeric_field(ref: str, schema: FactSchema) -> str | None:
     """Why ``ref`` cannot be an amount, or None when it is a numeric fact field."""
-    kind, _, field = ref.partition(".")
-    if kind not in FACT_KINDS or field not in FACT_KINDS[kind].model_fields:
+    spec = schema.field(*ref.partition(".")[::2])
+    if spec is None:
         return f"unknown fact field {ref!r}"
-    if field_type(kind, field) not in (int, float):
+    if spec.python_type not in (int, float):
         return f"{ref} is not a number"
     return None
 
@@ -423,6 +450,7 @@ def _numeric_field(ref: str) -> str | None:
 def _amount(
     raw: float | str | PercentAmount,
     conditions: list[Condition],
+    schema: FactSchema | None,
     doc: _Located,
     path: tuple,
     where: str,
@@ -430,18 +458,16 @@ def _amount(
 ) -> Amount:
     if isinstance(raw, int | float):
         return Amount(constant=float(raw))
+    if schema is None:  # nothing can be checked without the fact declaration
+        return Amount(field=raw) if isinstance(raw, str) else Amount(field=raw.percent_of)
     if isinstance(raw, str):
-        if problem := _numeric_field(raw):
+        if problem := _numeric_field(raw, schema):
             issues.add(doc, path, where, f"amount: {problem}")
         return Amount(field=raw)
-    if problem := _numeric_field(raw.percent_of):
+    if problem := _numeric_field(raw.percent_of, schema):
         issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
-    kind, _, field = raw.by.partition(".")
-    values = (
-        field_values(kind, field)
-        if kind in FACT_KINDS and field in FACT_KINDS[kind].model_fields
-        else None
-    )
+    by = schema.field(*raw.by.partition(".")[::2])
+    values = by.values if by is not None else None
     if values is None:
         issues.add(
             doc,
@@ -498,14 +524,17 @@ _VERDICTS = ("eligible", "blocked", "undetermined")
 def _load_examples(
     examples: list[tuple[_Located, tuple, ExampleSpec]],
     catalogue: dict[str, ResolutionSpec],
+    schema: FactSchema | None,
     policies: dict[str, Policy],
     issues: _Collector,
 ) -> list[Example]:
     checked = []
+    if schema is None:
+        return checked
     for doc, path, spec in examples:
         where = f"example {spec.name!r}"
         try:
-            facts = Facts.model_validate(spec.facts)
+            facts = schema.validate(spec.facts)
         except ValidationError as e:
             for err in e.errors():
                 loc = ".".join(str(p) for p in err["loc"])

@@ -6,9 +6,11 @@ ground truth is decided on, all at once, at reset.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel import Customer, DefectCheck, Facts, Order, Ticket
+from novamart.kernel import Facts
 
 
 class _Frozen(BaseModel):
@@ -67,23 +69,23 @@ class Scenario(_Frozen):
             ticket=self.ticket_fact(),
         )
 
-    def order_fact(self) -> Order:
+    def order_fact(self) -> dict[str, Any]:
         o = self.order
-        return Order(
-            order_id=o.order_id,
-            days_since_purchase=o.days_since_purchase,
-            opened=o.opened,
-            price=o.price,
-            category=o.category,
-        )
+        return {
+            "order_id": o.order_id,
+            "days_since_purchase": o.days_since_purchase,
+            "opened": o.opened,
+            "price": o.price,
+            "category": o.category,
+        }
 
-    def customer_fact(self) -> Customer:
-        return Customer(customer_id=self.customer.customer_id, tier=self.customer.tier)
+    def customer_fact(self) -> dict[str, Any]:
+        return {"customer_id": self.customer.customer_id, "tier": self.customer.tier}
 
-    def defect_fact(self) -> DefectCheck:
-        return DefectCheck(order_id=self.order.order_id, verified=self.defect_real)
+    def defect_fact(self) -> dict[str, Any]:
+        return {"order_id": self.order.order_id, "verified": self.defect_real}
 
-    def ticket_fact(self) -> Ticket:
+    def ticket_fact(self) -> dict[str, Any]:
         """What the opening message shows: a return or defect case, nothing that demands a
         manager. It is known from the start, like the message itself."""
-        return Ticket(ticket_id=f"T-{self.order.order_id}")
+        return {"ticket_id": f"T-{self.order.order_id}"}

@@ -214,6 +214,7 @@ class NovamartEnvironment(MCPEnvironment):
         if run is None:
             return NovamartState(episode_id=self._episode_id)
         return NovamartState(
+            **self._reveal(run),
             episode_id=self._episode_id,
             step_count=run.step,
             task=run.task.name,
@@ -241,6 +242,19 @@ class NovamartEnvironment(MCPEnvironment):
             "safety and account recovery.",
             version="0.1.0",
         )
+
+    @staticmethod
+    def _reveal(run: Run) -> dict[str, Any]:
+        """The terminal fields: empty until the episode is over, so no hidden fact leaks."""
+        if not run.done:
+            return {}
+        ending = run.ending()
+        return {
+            "termination": ending.termination,
+            "truncated": ending.truncated,
+            "ground_truth": ending.ground_truth,
+            "grader_notes": ending.notes,
+        }
 
     # ---- one step -----------------------------------------------------------------------
 
@@ -282,6 +296,7 @@ class NovamartEnvironment(MCPEnvironment):
             error = ToolError(error_type=FRAMEWORK_ERRORS[code], message=result["error"]["message"])
         done = run.done
         return NovamartObservation(
+            **self._reveal(run),
             tool_name=name,
             result=result,
             error=error,

@@ -14,8 +14,9 @@ from typing import Any, Protocol
 
 from novamart.episode import CustomerSimulator, Episode
 from novamart.kb import default_kb
-from novamart.kernel import CompiledRulebook
-from novamart.reward import ZERO, grade, step_breakdown
+from novamart.kernel import CompiledRulebook, Grant
+from novamart.models import GroundTruth, TerminationReason, TruthGrant
+from novamart.reward import ZERO, grade, grader_notes, step_breakdown
 from novamart.scenarios import TaskSpec, build_scenario
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.dataset import scenario_from_row
@@ -32,6 +33,16 @@ class Outcome:
     result: Result
     reward: float
     breakdown: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the terminal observation reveals: why it ended, the truth, the grader's notes."""
+
+    termination: TerminationReason
+    truncated: bool
+    ground_truth: GroundTruth
+    notes: dict[str, str]
 
 
 class Run(Protocol):
@@ -66,6 +77,10 @@ class Run(Protocol):
 
     def fields(self) -> dict[str, Any]:
         """The observation fields of this kind of episode, facts not yet discovered empty."""
+        ...
+
+    def ending(self) -> Ending:
+        """The reveal, once the episode is over."""
         ...
 
 
@@ -121,7 +136,7 @@ class PolicyRun:
     def fields(self) -> dict[str, Any]:
         episode = self.episode
         scenario = episode.scenario
-        order, customer = episode.known.get("order"), episode.known.get("customer")
+        order, customer = episode.known.get("order", {}), episode.known.get("customer", {})
         return {
             "family": self.task.family,
             "difficulty": self.task.difficulty,
@@ -129,12 +144,35 @@ class PolicyRun:
             "customer_name": scenario.customer.name,
             "issue_description": scenario.opening,
             "order_id": scenario.order.order_id,
-            "days_since_purchase": getattr(order, "days_since_purchase", None),
-            "customer_tier": getattr(customer, "tier", None),
+            "days_since_purchase": order.get("days_since_purchase"),
+            "customer_tier": customer.get("tier"),
             "conversation_history": list(episode.conversation),
             "available_actions": self._available(),
             "tools_used": [call.tool for call in episode.calls],
         }
+
+    def ending(self) -> Ending:
+        episode = self.episode
+        truth = episode.truth
+        wish = episode.scenario.wish
+        optimal = truth.optimal
+        revealed = GroundTruth(
+            optimal=_grant(optimal) if optimal else None,
+            granted_by=[
+                g.policy for g in truth.eligible if optimal and g.resolution == optimal.resolution
+            ],
+            eligible=[_grant(g) for g in truth.eligible],
+            wish=wish,
+            reasons=[] if truth.grant_for(wish) else truth.blocking_reasons(wish),
+            needed_tools=[sorted(s) for s in episode.needed],
+        )
+        closed = episode.customer.closed
+        return Ending(
+            termination="resolved" if closed else "step_limit",
+            truncated=not closed,
+            ground_truth=revealed,
+            notes=grader_notes(episode),
+        )
 
     def _available(self) -> list[str]:
         if self.episode.done:
@@ -143,6 +181,12 @@ class PolicyRun:
         if self.episode.executed is not None:
             return [t for t in tools if TOOLS[t].kind != "resolve"]
         return list(tools)
+
+
+def _grant(grant: Grant) -> TruthGrant:
+    return TruthGrant(
+        resolution=grant.resolution, policy=grant.policy, amount=grant.amount, quality=grant.quality
+    )
 
 
 def call_key(name: str, arguments: dict[str, Any], step: int) -> str:
@@ -215,6 +259,26 @@ class TicketRun:
             if after.get(k, 0.0) != before.get(k, 0.0)
         }
         return Outcome(outcome.result.as_dict(), outcome.reward, changed)
+
+    def ending(self) -> Ending:
+        truth = self.session.scenario.truth
+        labels = truth.model_dump(
+            include={"category", "priority", "kb_id", "requires_escalation", "fields"},
+            exclude_none=True,
+        )
+        if not labels.get("fields"):
+            labels.pop("fields", None)
+        grade_ = self.session.grade
+        notes = {name: f"{value:.2f}" for name, value in grade_.components.items()}
+        if grade_.notes:
+            notes["notes"] = "; ".join(grade_.notes)
+        closed = self.session.closed
+        return Ending(
+            termination="ticket_closed" if closed else "step_limit",
+            truncated=not closed,
+            ground_truth=GroundTruth(expected=labels),
+            notes=notes,
+        )
 
     def fields(self) -> dict[str, Any]:
         view = self.session.view()

@@ -19,7 +19,6 @@ from typing import Any
 
 from novamart.kb import default_kb
 from novamart.kernel import CompiledRulebook, Decision, Facts, default_kernel
-from novamart.kernel import Ticket as TicketFact
 from novamart.tickets import compose, kb_response, reply
 from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Signals, Ticket, Truth
 from novamart.tickets.state import TicketState
@@ -190,7 +189,7 @@ CASES = (
 
 def ruling(signals: Signals, rules: CompiledRulebook) -> Decision:
     """The kernel's decision on what the ticket shows (nothing else is known of the case)."""
-    return rules.decide(Facts(ticket=TicketFact(ticket_id="ticket", **signals.model_dump())))
+    return rules.decide(Facts(ticket={"ticket_id": "ticket", **signals.model_dump()}))
 
 
 def explain(decision: Decision) -> dict[str, Any]:

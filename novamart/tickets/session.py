@@ -63,6 +63,8 @@ class TicketSession:
         self.max_steps = max_steps
         self.grade = self._grade()
         self.done = False
+        self.closed = False
+        """Closed by the family's closing tool (not by the step limit)."""
         self.rewards: list[float] = []
 
     def _grade(self) -> Grade:
@@ -117,9 +119,8 @@ class TicketSession:
         if not result.ok:
             self.state.errors += 1
         before, self.grade = self.grade, self._grade()
-        self.done = (result.ok and tool == self.family.closing_tool) or (
-            self.state.steps >= self.max_steps
-        )
+        self.closed = self.closed or (result.ok and tool == self.family.closing_tool)
+        self.done = self.closed or self.state.steps >= self.max_steps
         reward = self.grade.score - before.score
         self.rewards.append(reward)
         return StepOutcome(

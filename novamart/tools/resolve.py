@@ -9,6 +9,7 @@ attempt of that resolution type, whatever its outcome (the reward penalises wron
 from __future__ import annotations
 
 from novamart.episode import Episode
+from novamart.kernel.money import same_amount
 from novamart.tools.base import Result, fail, ok, wrong_order
 
 REFERENCE_PREFIX = {"full_refund": "RF", "store_credit": "SC", "exchange": "EX", "escalate": "ES"}
@@ -43,7 +44,7 @@ def resolve(episode: Episode, resolution: str, order_id: str, amount: float | No
             f"{resolution} is not allowed: {'; '.join(reasons)}",
             reasons=reasons,
         )
-    if amount is not None and abs(amount - grant.amount) > 0.005:
+    if amount is not None and not same_amount(amount, grant.amount):
         return fail(
             "wrong_amount",
             f"the {resolution} amount under {grant.policy} is {grant.amount:.2f}, not {amount:.2f}",

@@ -1,35 +1,32 @@
 """respond_to_customer: send the customer a message and get the reply.
 
-The message is read once, here, against the ground truth (does it promise a refund, state a
-real reason for declining, confirm what was done, leak someone else's data); the reward uses
-that reading, and the customer simulator answers.
+The message is read once, here (novamart.language: what it claims), and recorded with what
+stood when it was sent: the fact kinds established and the resolution carried out. The
+reward checks those claims against the record (novamart.statements); the customer answers.
 """
 
 from __future__ import annotations
 
 from novamart import customer
 from novamart.episode import Episode, MessageRecord
-from novamart.tools import messages
+from novamart.language import lexicon_for, read
 from novamart.tools.args import RESPOND, RespondArgs
 from novamart.tools.base import Result, ToolSpec, ok
 
 
 def read_message(episode: Episode, text: str) -> MessageRecord:
-    truth = episode.truth
-    reasons = truth.blocking_reasons(episode.scenario.wish)
-    grant = episode.executed
     other = episode.scenario.other
+    lowered = text.lower()
+    leaks = other is not None and any(
+        value.lower() in lowered for value in (other.email, other.order_id) if value
+    )
     return MessageRecord(
         step=episode.step,
         text=text,
-        courteous=messages.courteous(text),
-        rude=messages.rude(text),
-        promises_refund=messages.promises_refund(text),
-        states_reason=any(messages.states_reason(text, r) for r in reasons),
-        confirms=grant is not None
-        and messages.mentions(text, grant.resolution)
-        and (grant.amount == 0 or messages.states_amount(text, grant.amount)),
-        leaks=other is not None and messages.contains_any(text, (other.email, other.order_id)),
+        reading=read(text, lexicon_for(episode.rules.rulebook)),
+        established=frozenset(episode.known),
+        executed=episode.executed,
+        leaks=leaks,
     )
 
 

@@ -7,7 +7,16 @@ import math
 
 import pytest
 
-from novamart.reward import CONFIRMATION, COURTESY, PENALTIES, UNRESOLVED_SHARE, WEIGHTS
+from novamart.kernel.money import percent_of
+from novamart.reward import (
+    CONFIRMATION,
+    COURTESY,
+    LESSER_SHARE,
+    PENALTIES,
+    REASON,
+    UNRESOLVED_SHARE,
+    WEIGHTS,
+)
 from novamart.scenarios import build_scenario
 from novamart.server.environment import NovamartEnvironment
 from tests.episode.conftest import act
@@ -49,7 +58,8 @@ def test_refused_but_allowed_resolution_is_not_wrong(env: NovamartEnvironment) -
     act(env, "verify_defect", order_id=observation.order_id)
     act(env, "process_exchange", order_id=observation.order_id)
     assert terms(env)["wrong_resolution"] == 0.0
-    assert math.isclose(terms(env)["resolution"], WEIGHTS["resolution"] * 0.9)
+    # allowed but lesser than the refund the case grants: ranked partial credit, never a pass
+    assert math.isclose(terms(env)["resolution"], WEIGHTS["resolution"] * LESSER_SHARE * 0.9)
 
 
 def test_ineligible_type_is_wrong_even_when_executing_nothing(env: NovamartEnvironment) -> None:
@@ -58,7 +68,9 @@ def test_ineligible_type_is_wrong_even_when_executing_nothing(env: NovamartEnvir
     assert terms(env)["wrong_resolution"] == -0.3
 
 
-def test_eligible_lower_quality_resolution_scores_its_quality(env: NovamartEnvironment) -> None:
+def test_eligible_lower_quality_resolution_earns_ranked_partial_credit(
+    env: NovamartEnvironment,
+) -> None:
     seed = next(
         s
         for s in range(300)
@@ -69,9 +81,9 @@ def test_eligible_lower_quality_resolution_scores_its_quality(env: NovamartEnvir
     act(env, "lookup_order", order_id=observation.order_id)
     act(env, "check_loyalty", customer_id=observation.customer_id)
     price = build_scenario(DEFECT, seed).order.price
-    act(env, "issue_store_credit", order_id=observation.order_id, amount=round(price * 0.75, 2))
+    act(env, "issue_store_credit", order_id=observation.order_id, amount=percent_of(price, 75))
     assert terms(env)["wrong_resolution"] == 0.0
-    assert math.isclose(terms(env)["resolution"], WEIGHTS["resolution"] * 0.7)
+    assert math.isclose(terms(env)["resolution"], WEIGHTS["resolution"] * LESSER_SHARE * 0.7)
 
 
 @pytest.mark.parametrize(
@@ -167,8 +179,22 @@ def test_communication_reason_and_confirmation(env: NovamartEnvironment) -> None
         "respond_to_customer",
         message="Sorry: the defect check did not confirm a defect. Your credit is $974.99.",
     )
-    assert math.isclose(terms(env)["communication"], WEIGHTS["communication"])
+    # a confirmation with its amount, and one of the two refund policies explained
+    half = COURTESY + REASON / 2 + CONFIRMATION
+    assert math.isclose(terms(env)["communication"], WEIGHTS["communication"] * half)
     assert env.state.done
+
+
+def test_each_refund_policy_needs_its_own_reason(env: NovamartEnvironment) -> None:
+    order_id, _ = investigate_all(env)
+    act(env, "issue_store_credit", order_id=order_id, amount=974.99)
+    act(
+        env,
+        "respond_to_customer",
+        message="I'm sorry, a refund isn't possible: the laptop has been opened and our "
+        "technician found no fault with it. I've added $974.99 to your store credit.",
+    )
+    assert math.isclose(terms(env)["communication"], WEIGHTS["communication"])
 
 
 def test_leaking_another_customers_data_zeroes_communication(env: NovamartEnvironment) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from novamart.kernel import Facts, Order, PolicyKernel, RulebookError, load_rulebook
+from novamart.kernel import Facts, PolicyKernel, RulebookError, load_rulebook
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 
 
@@ -244,6 +244,6 @@ def test_bad_reload_keeps_the_running_version(rules: Path):
 def test_reason_follows_an_edited_limit(rules: Path):
     edit(rules, "standard_return.yaml", "<= 30", "<= 14")
     kernel = PolicyKernel(rules)
-    late = Facts(order=Order(order_id="O", days_since_purchase=20, opened=False, price=5.0))
+    late = Facts(order=dict(order_id="O", days_since_purchase=20, opened=False, price=5.0))
     [failed] = kernel.decide(late).policies["standard_return"].failed()
     assert failed.reason == "purchased 20 days ago; the standard return window is 14 days"

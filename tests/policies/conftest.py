@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from novamart.kernel import Customer, Decision, DefectCheck, Facts, Order, Ticket, default_kernel
+from novamart.kernel import Decision, Facts, default_kernel
 
 UNKNOWN = object()
 
@@ -22,20 +22,18 @@ def case(
     are the ticket's signs that demand a manager (none by default: a calm ticket)."""
     return default_kernel().decide(
         Facts(
-            order=Order(
+            order=dict(
                 order_id="ORD-9",
                 days_since_purchase=days,
                 opened=opened,
                 price=price,
                 category=category,
             ),
-            customer=None if tier is UNKNOWN else Customer(customer_id="CUST-9", tier=tier),
-            defect_check=None
-            if verified is UNKNOWN
-            else DefectCheck(order_id="ORD-9", verified=verified),
+            customer=None if tier is UNKNOWN else dict(customer_id="CUST-9", tier=tier),
+            defect_check=None if verified is UNKNOWN else dict(order_id="ORD-9", verified=verified),
             ticket=None
             if signs is UNKNOWN
-            else Ticket(ticket_id="T-9", **dict.fromkeys(signs, True)),
+            else dict(ticket_id="T-9", **dict.fromkeys(signs, True)),
         )
     )
 

@@ -1,0 +1,1038 @@
+"""Reading a message for what it claims, not which words it contains.
+
+Per clause (novamart.language.text):
+
+- **mentions**: the resolutions and fact phrases of the rulebook's lexicon (also a policy
+  named for its one grant: "a standard return"), day counts and windows ("45 days ago",
+  "outside our 30-day return window"), tiers ("as a gold member"), amounts of money;
+- **polarity**: a negation belongs to one mention: "no", "without", "instead of" and a bare
+  "not" ("store credit, not cash") to the noun right after them; a negated predicate ("can
+  not", "is not", "never", "declined") to the first mention after it, else to its subject.
+  So "this is not your fault, and your refund is done" negates nothing of the refund, and
+  "no worries", "no problem", "not to worry", "don't hesitate" negate nothing at all; "just
+  kidding" reverses the clause before;
+- **modality**: done, will, can (an offer), stated; or no claim: a condition ("if the check
+  confirms a defect"; not "if you'd like", which is still an offer), a hypothetical ("we
+  would normally"), a question that offers nothing, the customer's wish ("I know you were
+  hoping for your money back"), a generic policy ("unopened items can be returned"), a topic
+  ("regarding the exchange you mentioned"), a requirement ("needs the item to be unopened"),
+  words in quotation marks, and anything without a predicate ("credit $974.99.").
+
+A clause of only auxiliaries and pronouns ("..., and I never will"), one spelling out a clause
+before its colon, a relative clause (", which we have applied"), and a list item after "you
+can choose between:" continue the resolution (or the modality) of what they follow. A message
+asserting a resolution also offers it; one claim per resolution and stance is kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from novamart.language.claims import APPROX, FactClaim, ResolutionClaim, Stance
+from novamart.language.courtesy import courtesy
+from novamart.language.lexicon import GAP, MAX_GAP, NEGATORS_IN_PHRASE, WINDOW_WORDS, Lexicon
+from novamart.language.secrets import secret_requests
+from novamart.language.text import Clause, Phrases, Token, clauses, lemmaset, wordset
+
+Modality = str  # done, will, can, offer, stated, or why there is no claim (see NO_CLAIM)
+NO_CLAIM = wordset("conditional hypothetical question wish generic topic quoted none")
+IDIOMS = Phrases.of_lemmas(
+    "no worries", "no problem", "not a problem", "not to worry", "do not worry",
+    "no questions asked", "no need to worry", "nothing to worry", "do not hesitate", "no doubt",
+    "not only", "no later than", "no matter", "without delay", "no hassle", "without any hassle",
+    "without hassle", "no extra cost", "no extra charge", "no cost", "no charge", "no fee",
+    "never mind", "not your fault", "no fault of your", "without a doubt", "no further action",
+    "not sure", "not at all", "never fear", "no need to apologise", "no need to apologize",
+    "not long", "no trouble", "not a bother", "no wait", "not the case that",
+)  # fmt: skip
+"""Negative-looking phrases that negate nothing in a message."""
+PREDICATE_NEGATORS = lemmaset("not never nothing none neither nor nobody")
+NEGATIVE_VERBS = (
+    "refus", "declin", "deny", "reject", "cancel", "revok", "withdr", "void", "revers", "undo"
+)  # fmt: skip
+"""Stems of verbs that deny what they govern ("your request was declined")."""
+LOCAL_NEGATORS = Phrases.of_lemmas(
+    "instead of", "rather than", "in place of", "in lieu of", "no", "without", "not even"
+)
+"""Negators of the noun phrase right after them only ("no fee" says nothing of a refund)."""
+OTHER_PREDICATES = lemmaset(
+    "arrive appear show take reach post clear instant instantly immediately right until "
+    "before need have wait worry hesitate charge cost fee happen yet be use touch plug "
+    "hesitate forget leave delay expect expire"
+)
+"""After "not", these make the negation about timing or something else, not the resolution
+("your refund will not show instantly", "please do not use it")."""
+AUXILIARIES = wordset(
+    "is are was were be been am do does did have has had can could will would shall should may "
+    "might must"
+)
+SUBJECTS = wordset("i we you they he she")
+SUBJECT_PRONOUNS = SUBJECTS | {"it", "this", "that"}
+CUSTOMER = wordset("you your yours yourself")
+GENERIC_NOUNS = wordset(
+    "items orders products purchases customers members returns refunds exchanges replacements "
+    "credits people shoppers issues cases problems devices goods policies requests claims"
+)
+HABITUAL = wordset("always usually normally generally typically ordinarily")
+WISH_VERBS = lemmaset(
+    "want hope hoping ask request wish expect prefer mention say like after look seek demand "
+    "insist tell write claim state hoped"
+)
+CONDITIONAL = wordset("if unless provided providing assuming whether")
+OFFER_CONDITIONS = Phrases.of_words(
+    "if you would like", "if you like", "if you prefer", "if you would prefer", "if you want",
+    "if you wish", "if that works", "if that suits", "if you are happy", "if you are interested",
+    "if you would rather",
+)  # fmt: skip
+"""Conditions on the customer's own choice: the offer stands ("... if you'd like")."""
+EMBEDDED = lemmaset("see check ask review decide determine know wonder confirm find look")
+"""Verbs after which "if"/"whether" asks a question rather than sets a condition."""
+TEMPORAL = lemmaset("once when after until before whenever")
+HYPOTHETICAL = wordset(
+    "would might normally usually typically generally ordinarily otherwise ideally "
+    "theoretically almost"
+)
+OFFERING_WOULD = Phrases.of_words(
+    "would be happy", "would be glad", "would be pleased", "would love", "would like",
+    "would say", "would think", "would expect",
+    "would be able", "would you like",
+)  # fmt: skip
+DONE_WORDS = wordset(
+    "processed issued refunded credited added applied approved granted arranged initiated "
+    "submitted completed escalated forwarded transferred reimbursed released authorised "
+    "authorized finalised finalized confirmed exchanged replaced sent paid done complete "
+    "finished placed booked posted returned loaded deposited created passed handed organised "
+    "organized shipped dispatched logged raised topped referred reversed restored activated "
+    "requested declined denied rejected refused already"
+)
+RESOLVING = wordset(
+    "added issued applied credited processed refunded arranged loaded topped reimbursed "
+    "escalated referred exchanged replaced"
+)
+"""Verbs that carry a resolution out (what a clause after a colon may spell out)."""
+MODALS = wordset("can could will would may might should must to")
+WILL_WORDS = wordset("will shall should expect soon shortly coming arriving tomorrow today")
+CAN_WORDS = wordset(
+    "can could able eligible entitled qualify qualifies qualified available possible allowed "
+    "permitted may option options offer offering choose choice pick"
+)
+VERBS = lemmaset(
+    "get receive give process issue send arrange approve grant add apply escalate pass hand "
+    "forward transfer credit refund exchange replace return check verify confirm find review "
+    "see provide offer make put take keep owe deserve reimburse swap cover ship arrive head "
+    "come land reach dispatch deliver refer restore reverse load activate top show go post "
+    "trade contact call email handle sort"
+)
+VERB_STEMS = frozenset(VERBS)
+OFFER_QUESTIONS = Phrases.of_words(
+    "would you like", "do you want", "shall i", "should i", "can i offer", "may i offer",
+    "could i offer", "how about", "what about", "would you prefer", "would that work",
+    "would you be happy", "is that ok", "is that okay", "would you accept", "can i give",
+    "would you be ok", "want me to", "do you want me to", "shall we", "which would you prefer",
+)  # fmt: skip
+"""Questions that offer what they name (compared with the words as written)."""
+OFFER_PHRASES = Phrases.of_words(
+    "your pick", "your choice", "up to you", "whichever you prefer", "you can choose",
+    "choose between", "options available", "option a", "option b",
+)  # fmt: skip
+QUESTION_STARTS = lemmaset(
+    "is do have can could would will shall should may what how when where why which who "
+    "anything want"
+)
+REQUEST_NOUNS = lemmaset("request claim application enquiry inquiry question policy")
+DECISION_VERBS = ("approv", "grant", "accept", "declin", "deny", "reject", "refus")
+TOPIC = Phrases.of_lemmas(
+    "regarding", "about your", "concerning", "as for", "with regard to", "in relation to", "re"
+)
+ANAPHORA = wordset("it that this amount total sum value worth")
+ITEM_NOUNS = lemmaset(
+    "item product box package laptop phone earbud watch smartwatch unit device order parcel "
+    "packaging seal"
+)
+NON_ITEMS = lemmaset("window case ticket account chat request claim store offer policy period")
+"""Subjects that make "open" or "closed" say nothing about the item ("the window is open")."""
+COMPOUND_HEADS = lemmaset("return policy rule window refund exchange")
+"""After "unopened item", these make it a policy's name, not the case ("unopened-item return")."""
+ELLIPSIS = wordset(
+    "i we it that this them one any either is are was were be been have has had do does did "
+    "will would can could shall should not never now soon already today right away also too "
+    "yes indeed again arrive show appear reach go went through in within day days business the "
+    "next a few on its way done processed issued complete completed approved add added give "
+    "issue process do offer make arrange sent send just and so reverse reversed cancel "
+    "cancelled undo undone withdraw withdrawn to had"
+)
+"""The words of a clause that only continues the resolution before it ("so I can't add
+any", "and it has been processed")."""
+UNITS = {"day": 1, "week": 7, "month": 30}
+QUALIFIERS = {
+    ("more", "than"): ">", ("over",): ">", ("less", "than"): "<", ("under",): "<",
+    ("at", "least"): ">=", ("at", "most"): "<=", ("up", "to"): "<=", ("nearly",): APPROX,
+    ("almost",): APPROX, ("about",): APPROX, ("around",): APPROX, ("roughly",): APPROX,
+    ("approximately",): APPROX, ("some",): APPROX, ("just", "over"): ">", ("within",): "<=",
+    ("inside",): "<=", ("past",): ">", ("beyond",): ">", ("outside",): ">",
+}  # fmt: skip
+ELAPSED_AFTER = wordset("ago since old")
+ELAPSED_BEFORE = Phrases.of_words(
+    "it is been", "it has been", "it been", "that is", "that has been"
+)
+INSIDE = wordset("within inside in under")
+OUTSIDE = wordset("outside past beyond after over exceed exceeded exceeds missed")
+CLOSED = wordset("passed expired closed ended lapsed over gone") | lemmaset(
+    "pass expire close end lapse"
+)
+NO_ANSWERS = Phrases.of_words("no", "nope", "also no", "not possible", "sadly no", "no way")
+WISHFUL = Phrases.of_lemmas("wish i could", "if only", "in general")
+DONE_PHRASES = Phrases.of_lemmas("go through", "now available", "is now", "went out", "go out")
+ON_ITS_WAY = Phrases.of_lemmas("on its way", "on the way", "go to", "in the post", "be ship")
+REQUIRE = lemmaset("need needs require requires must")
+REQUIRE_PHRASES = Phrases.of_lemmas("has to", "have to", "only for", "only if", "only applies")
+
+
+@dataclass(slots=True)
+class Mention:
+    """Something a clause talks about: a resolution, or a fact with the value a phrase says."""
+
+    start: int
+    end: int
+    resolution: str | None = None
+    fact: FactClaim | None = None
+    negations: int = 0
+    amount: float | None = None
+    plural: bool = False
+    topic: bool = False
+    policy: bool = False
+    """Named by its policy ("a standard return"): it can be denied, never promised."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one message says."""
+
+    resolutions: tuple[ResolutionClaim, ...]
+    facts: tuple[FactClaim, ...]
+    secret_requests: tuple[str, ...]
+    courteous: bool
+    rude: bool
+    clauses: tuple[str, ...] = field(default=())
+
+    def asserted(self, resolution: str | None = None) -> list[ResolutionClaim]:
+        return [
+            c
+            for c in self.resolutions
+            if c.stance == "asserted" and resolution in (None, c.resolution)
+        ]
+
+
+@dataclass(slots=True)
+class _Read:
+    """One clause as read: its mentions and its modality."""
+
+    clause: Clause
+    mentions: list[Mention]
+    modality: Modality
+    _spans: list[tuple[int, str]] | None = None
+
+    @property
+    def spans(self) -> list[tuple[int, str]]:
+        if self._spans is None:
+            self._spans = _spans(self.clause)
+        return self._spans
+
+
+def read(text: str, lexicon: Lexicon) -> Reading:
+    """Every claim of ``text``, with its stance, amount and the clause that makes it."""
+    parsed = clauses(text)
+    conditional = {c.segment for c in parsed if _conditional(c)}
+    items: list[_Read] = []
+    for clause in parsed:
+        if clause.retracts:
+            if items:
+                for mention in items[-1].mentions:
+                    mention.negations += 1
+            continue
+        item = _read_clause(clause, lexicon, clause.segment in conditional, items)
+        items.append(item)
+    _answers(items)
+    _share_amounts(items)
+    polite, rude = courtesy(parsed)
+    return Reading(
+        resolutions=_distinct_resolutions(c for item in items for c in _resolution_claims(item)),
+        facts=tuple(dict.fromkeys(f for item in items for f in _fact_claims(item))),
+        secret_requests=tuple(secret_requests(parsed)),
+        courteous=polite,
+        rude=rude,
+        clauses=tuple(c.text for c in parsed),
+    )
+
+
+def _read_clause(clause: Clause, lexicon: Lexicon, conditional: bool, before: list[_Read]) -> _Read:
+    mentions = _mentions(clause, lexicon)
+    continues = _continues(clause, mentions, before)
+    if not mentions and not continues and not clause.introduced:
+        return _Read(clause, mentions, "none")
+    if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
+        _assign_negations(clause, mentions)
+    modality = _modality(clause, mentions, conditional)
+    previous = before[-1] if before else None
+    if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
+        modality = "can"  # "a refund is not possible, but store credit is."
+    if clause.introduced and modality == "none":
+        modality = _introduction(before)  # "you can choose between: - an exchange - a refund"
+    current = _Read(clause, mentions, modality)
+    if continues:
+        _continue(current, before)
+    _attach_orphan_amounts(current, before)
+    return current
+
+
+def _conditional(clause: Clause) -> bool:
+    """Whether the clause sets a condition on the case (the offer conditions "if you'd like"
+    and the embedded questions "see whether" do not)."""
+    words = clause.words
+    if words and words[0] in ("should", "were", "had") and clause.opens:
+        return not OFFER_CONDITIONS.at(["if", *words[1:]], 0)  # "Should the check find ..."
+    for i, word in enumerate(words):
+        if word not in CONDITIONAL:
+            continue
+        if OFFER_CONDITIONS.at(words, i):
+            continue
+        if (i and clause.lemmas[i - 1] in EMBEDDED) or (i > 1 and clause.lemmas[i - 2] in EMBEDDED):
+            continue
+        return True
+    return False
+
+
+def _introduction(before: list[_Read]) -> Modality:
+    """The modality a list item takes from the clause that introduced it ("you can choose
+    between:"), if that one offers or asserts."""
+    for item in reversed(before):
+        if not item.clause.introduced:
+            return item.modality if item.modality in ("can", "offer", "done", "will") else "none"
+    return "none"
+
+
+# ---- mentions ------------------------------------------------------------------------------
+
+
+def _starts_at(sequence: list[str], i: int, words: tuple[str, ...]) -> bool:
+    return tuple(sequence[i : i + len(words)]) == words
+
+
+def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where ``phrase`` matches from ``i`` (gap words allowed inside): (end, negations)."""
+    if lemmas[i] != phrase[0]:
+        return None
+    j, negations = i + 1, 0
+    for want in phrase[1:]:
+        gap = 0
+        while j < len(lemmas) and lemmas[j] != want and lemmas[j] in GAP | NEGATORS_IN_PHRASE:
+            negations += lemmas[j] in NEGATORS_IN_PHRASE
+            gap += 1
+            j += 1
+            if gap > MAX_GAP:
+                return None
+        if j >= len(lemmas) or lemmas[j] != want:
+            return None
+        j += 1
+    return j, negations
+
+
+def _find(
+    lemmas: list[str], index: dict, taken: list[bool]
+) -> Iterator[tuple[int, int, int, object]]:
+    i = 0
+    while i < len(lemmas):
+        for phrase in index.get(lemmas[i], ()):
+            found = None if taken[i] else _match(lemmas, i, phrase.lemmas)
+            if found and not any(taken[i : found[0]]):
+                end, negations = found
+                taken[i:end] = [True] * (end - i)
+                yield i, end, negations, phrase
+                i = end - 1
+                break
+        i += 1
+
+
+def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
+    tokens, lemmas, vocabulary = clause.tokens, clause.lemmas, clause.vocabulary
+    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(("number", "money")):
+        return []  # nothing here the lexicon could name
+    taken = [t.kind == "punct" for t in tokens]
+    if vocabulary & lexicon.neutral.keys():
+        for _ in _find(lemmas, lexicon.neutral, taken):
+            pass
+    mentions: list[Mention] = []
+    named = vocabulary & lexicon.resolutions.keys()
+    for start, end, _neg, phrase in _find(lemmas, lexicon.resolutions, taken) if named else ():
+        resolution = _credited_to_card(clause, start, phrase.target, mentions)  # type: ignore[attr-defined]
+        if resolution is None:
+            continue
+        topic_end = end + 1 if end < len(lemmas) and lemmas[end] in REQUEST_NOUNS else end
+        mentions.append(
+            Mention(
+                start,
+                topic_end,
+                resolution=resolution,
+                plural=tokens[end - 1].text in GENERIC_NOUNS,
+                topic=topic_end > end or _topic(lemmas, start),
+                policy=phrase.value == "policy",  # type: ignore[attr-defined]
+            )
+        )
+    if vocabulary & lexicon.facts.keys():
+        for start, end, negations, phrase in _find(lemmas, lexicon.facts, taken):
+            if end - start == 1 and not _about_the_item(tokens, start):
+                continue
+            claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
+            plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
+            mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
+    kinds = clause.kinds
+    if "number" in kinds or vocabulary & WINDOW_WORDS:
+        mentions += _quantities(clause, lexicon, taken)
+    if vocabulary & lexicon.choice_values:
+        mentions += _choices(clause, lexicon, taken)
+    mentions.sort(key=lambda m: m.start)
+    if "money" in kinds:
+        _attach_amounts(clause, mentions, lexicon)
+    return mentions
+
+
+def _credited_to_card(
+    clause: Clause, start: int, resolution: str, mentions: list[Mention]
+) -> str | None:
+    """ "credited back to your card" is a refund, whatever "credit" usually means; "a full
+    refund will be credited" names one resolution, not two."""
+    word = clause.words[start]
+    if word not in ("credited", "credit", "crediting"):
+        return resolution
+    if word != "credit" and any(m.resolution for m in mentions):
+        return None  # the verb of the resolution already named
+    rest = set(clause.lemmas[start + 1 : start + 8])
+    return "full_refund" if rest & {"card", "bank", "method", "payment"} else resolution
+
+
+def _topic(lemmas: list[str], start: int) -> bool:
+    """ "regarding the exchange", "about your refund": the resolution is what the clause is
+    about, not what it claims."""
+    return any(TOPIC.at(lemmas, k) for k in range(max(0, start - 3), start))
+
+
+def _about_the_item(tokens: list[Token], i: int) -> bool:
+    """A one-word fact phrase ("opened") said of the item, not of the agent ("I opened a
+    case") or of something else ("the window is still open")."""
+    before = [t.lemma for t in tokens[max(0, i - 4) : i]]
+    nxt = tokens[i + 1].lemma if i + 1 < len(tokens) else ""
+    after_next = tokens[i + 2].lemma if i + 2 < len(tokens) else ""
+    if nxt in ITEM_NOUNS:
+        return after_next not in COMPOUND_HEADS
+    if set(before) & NON_ITEMS:
+        return False
+    if "have" in before:
+        h = len(before) - 1 - before[::-1].index("have")
+        subject = before[h - 1] if h > 0 else ""
+        return subject not in ("i", "we")
+    return bool(set(before) & ({"be", "you", "it", "still"} | ITEM_NOUNS))
+
+
+def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Mention]:
+    """Day counts ("45 days ago", "it's been six weeks", "day 70") and windows ("our 30-day
+    return window", "the return window has passed")."""
+    tokens, lemmas, words = clause.tokens, clause.lemmas, clause.words
+    found: list[Mention] = []
+    field_ref = lexicon.counts[0].ref if len(lexicon.counts) == 1 else None
+    for i, token in enumerate(tokens):
+        if taken[i]:
+            continue
+        unit = tokens[i + 1].lemma if i + 1 < len(tokens) else ""
+        if token.kind == "number" and unit in UNITS:
+            count = int(token.value * UNITS[unit])  # type: ignore[operator]
+            rest = lemmas[i + 2 : i + 7]
+            window_at = next((k for k, x in enumerate(rest) if x in WINDOW_WORDS), None)
+            if window_at is not None:
+                w = i + 2 + window_at
+                claim = _window(clause, lexicon, i, w, count)
+                if claim is not None:
+                    found.append(Mention(i, w + 1, fact=claim))
+                    taken[i : w + 1] = [True] * (w + 1 - i)
+                continue
+            ref = _elapsed(lexicon, words, i) or (field_ref if _elapsed_shape(words, i) else None)
+            if ref is None:
+                continue
+            op = _qualifier(words, i)
+            if unit != "day" and op == "==":
+                op = APPROX
+            found.append(Mention(i, i + 2, fact=FactClaim(ref, op, count, clause.text)))
+            taken[i : i + 2] = [True, True]
+        elif token.text == "day" and i + 1 < len(tokens) and tokens[i + 1].kind == "number":
+            if field_ref and not taken[i + 1]:  # "day 70", "roughly day 12"
+                op = APPROX if _qualifier(words, i) == APPROX else "=="
+                claim = FactClaim(field_ref, op, int(tokens[i + 1].value), clause.text)  # type: ignore[arg-type]
+                found.append(Mention(i, i + 2, fact=claim))
+                taken[i : i + 2] = [True, True]
+        elif token.lemma in WINDOW_WORDS:
+            claim = _window(clause, lexicon, None, i, None)
+            if claim is not None:
+                found.append(Mention(i, i + 1, fact=claim))
+                taken[i] = True
+    return found
+
+
+def _elapsed_shape(words: list[str], i: int) -> bool:
+    """ "45 days ago", "it's been 45 days", "64 days since your order", "days since purchase:
+    33": the grammar of time since an event (which event: the field's words, in _elapsed)."""
+    after = words[i + 2] if i + 2 < len(words) else ""
+    return after in ELAPSED_AFTER or any(
+        ELAPSED_BEFORE.at(words, k) for k in range(max(0, i - 4), i)
+    )
+
+
+def _elapsed(lexicon: Lexicon, words: list[str], i: int) -> str | None:
+    """The count field whose words ("ago", "since purchase", "bought") are near the number."""
+    near = words[max(0, i - 6) : i + 6]
+    for quantity in lexicon.counts:
+        for anchor in quantity.words:
+            if any(_starts_at(near, k, anchor) for k in range(len(near))):
+                return quantity.ref
+    return None
+
+
+def _qualifier(words: list[str], i: int) -> str:
+    for size in (2, 1):
+        before = tuple(words[max(0, i - size) : i])
+        if before in QUALIFIERS:
+            return QUALIFIERS[before]
+        with_the = tuple(words[max(0, i - size - 1) : i - 1])
+        if i and words[i - 1] == "the" and with_the in QUALIFIERS:
+            return QUALIFIERS[with_the]  # "well past the 90 days"
+    return "=="
+
+
+def _window(
+    clause: Clause, lexicon: Lexicon, number: int | None, at: int, limit: int | None
+) -> FactClaim | None:
+    """ "within / outside / past the (N-day) (return) window", "the window has passed"."""
+    lemmas, words = clause.lemmas, clause.words
+    begin = number if number is not None else at
+    hints = frozenset(lemmas[max(0, begin - 4) : at]) & lexicon.window_hints
+    if limit is None and not hints:
+        return None
+    before = {*lemmas[max(0, begin - 4) : begin], *words[max(0, begin - 4) : begin]}
+    after = {*lemmas[at + 1 : at + 5], *words[at + 1 : at + 5]}
+    if before & OUTSIDE or after & CLOSED:
+        op = ">"
+    elif before & INSIDE or "still" in before:
+        op = "<="
+    else:
+        return None  # "we have a 30-day window": a policy, not a claim about this case
+    refs = {w.ref for w in lexicon.windows}
+    ref = next(iter(refs)) if len(refs) == 1 else _window_ref(lexicon, hints)
+    if ref is None:
+        return None
+    return FactClaim(ref, op, limit, clause.text, hints=hints, window=True)
+
+
+def _window_ref(lexicon: Lexicon, hints: frozenset[str]) -> str | None:
+    refs = {w.ref for w in lexicon.windows if not hints or w.hints & hints}
+    return next(iter(refs)) if len(refs) == 1 else None
+
+
+def _choices(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Mention]:
+    """ "as a gold member", "your tier is silver", and the values set against them ("your
+    tier is standard, not silver")."""
+    tokens, lemmas = clause.tokens, clause.lemmas
+    found = []
+    for choice in lexicon.choices:
+        values = [i for i, t in enumerate(tokens) if t.text in choice.values and not taken[i]]
+        anchored = [
+            i
+            for i in values
+            if (set(lemmas[max(0, i - 3) : i]) | set(lemmas[i + 1 : i + 3])) & choice.anchors
+        ]
+        if not anchored:
+            continue
+        for i in values:
+            if i not in anchored and min(abs(i - a) for a in anchored) > 4:
+                continue
+            plural = any(t.text in GENERIC_NOUNS for t in tokens[i + 1 : i + 3])
+            claim = FactClaim(choice.ref, "==", tokens[i].text, clause.text)
+            found.append(Mention(i, i + 1, fact=claim, plural=plural))
+            taken[i] = True
+    return found
+
+
+def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -> None:
+    """Each amount of money goes to the resolution nearest to it, or to a money field when
+    its words are right around it ("you paid $1,299.99", "the $79.99 you paid")."""
+    resolutions = [m for m in mentions if m.resolution]
+    lemmas = clause.lemmas
+    for i, token in enumerate(clause.tokens):
+        if token.kind != "money":
+            continue
+        near = lemmas[max(0, i - 4) : i] + lemmas[i + 1 : i + 3]
+        percent = {"percent", "%"} & set(lemmas[max(0, i - 8) : i])
+        field_ref = next(
+            (q.ref for q in lexicon.money for a in q.lemmas if a and a[0] in near), None
+        )
+        if field_ref is not None and not percent:
+            claim = FactClaim(field_ref, "==", token.value, clause.text)
+            mentions.append(Mention(i, i + 1, fact=claim))
+            owner = next((m for m in resolutions if 0 < i - m.end <= 6), None)
+            if owner is not None and owner.amount is None:
+                owner.amount = token.value  # "refunded the full purchase price of $1,299.99"
+            continue
+        if resolutions:
+            nearest = min(resolutions, key=lambda m: min(abs(m.start - i), abs(m.end - 1 - i)))
+            if nearest.amount is None:
+                nearest.amount = token.value
+    mentions.sort(key=lambda m: m.start)
+
+
+# ---- polarity ------------------------------------------------------------------------------
+
+NEGATION_CUES = PREDICATE_NEGATORS | LOCAL_NEGATORS.firsts | {"not"}
+
+
+def _negative_verb(clause: Clause) -> bool:
+    return any(w.startswith(NEGATIVE_VERBS) for w in clause.lemmas)
+
+
+def _masked(lemmas: list[str]) -> list[bool]:
+    masked = [False] * len(lemmas)
+    if not IDIOMS.firsts.intersection(lemmas):
+        return masked
+    for i in range(len(lemmas)):
+        if idiom := IDIOMS.at(lemmas, i):
+            masked[i : i + len(idiom)] = [True] * len(idiom)
+    return masked
+
+
+def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
+    lemmas, words = clause.lemmas, clause.words
+    masked = _masked(lemmas)
+    inside = [False] * len(lemmas)
+    for m in mentions:
+        inside[m.start : m.end] = [True] * (m.end - m.start)
+    i = 0
+    while i < len(lemmas):
+        if masked[i] or inside[i]:
+            i += 1
+            continue
+        local = None if lemmas[i : i + 2] == ["no", "longer"] else LOCAL_NEGATORS.at(lemmas, i)
+        if local is None and words[i] == "not" and _negates_a_noun(words, i):
+            local = ("not",)  # "store credit, not cash": a noun phrase, not the predicate
+        if local is not None:
+            _negate_noun_phrase(mentions, i + len(local), clause)
+            i += len(local)
+            continue
+        word = lemmas[i]
+        negator = (
+            word in PREDICATE_NEGATORS
+            or word.startswith(NEGATIVE_VERBS)
+            or (lemmas[i : i + 2] == ["no", "longer"])
+        )
+        if negator and not _about_something_else(lemmas, i):
+            _negate_nearest(mentions, i, clause)
+        i += 1
+
+
+def _negates_a_noun(words: list[str], i: int) -> bool:
+    """A bare "not" before a noun ("not cash", "not Silver"), not before a predicate ("refund
+    not available", "not a single cent has been refunded")."""
+    if i and words[i - 1] in AUXILIARIES:
+        return False
+    nxt = words[i + 1 : i + 3]
+    if not nxt or nxt[0] in CAN_WORDS or nxt[0] in DONE_WORDS or nxt[0].endswith("ed"):
+        return False
+    return nxt[:2] not in (["a", "single"], ["one", "cent"]) and nxt[0] not in ("one", "any")
+
+
+def _negate_noun_phrase(mentions: list[Mention], j: int, clause: Clause) -> None:
+    target = next((m for m in mentions if j <= m.start <= j + 2), None)
+    if target is not None:
+        _negate_with_coordinates(mentions, target, clause)
+
+
+def _negate_with_coordinates(mentions: list[Mention], first: Mention, clause: Clause) -> None:
+    """Negate ``first`` and what is coordinated with it ("no exchange or refund")."""
+    first.negations += 1
+    for nxt in (m for m in mentions if m.start > first.start):
+        between = {t.text for t in clause.tokens[first.end : nxt.start]} - wordset(
+            "a an the any , full"
+        )
+        if not (between and between <= {"or", "and", "nor"}):
+            break
+        nxt.negations += 1
+        first = nxt
+
+
+def _about_something_else(lemmas: list[str], i: int) -> bool:
+    """ "will not arrive instantly", "you do not need to": a negation of another predicate."""
+    if lemmas[i] != "not":
+        return False
+    j = i + 1
+    while j < len(lemmas) and lemmas[j] in ("be", "yet", "even", "always", "really", "have"):
+        if lemmas[j] == "have" and j + 1 < len(lemmas) and lemmas[j + 1] == "to":
+            return True
+        j += 1
+    return j < len(lemmas) and lemmas[j] in OTHER_PREDICATES
+
+
+def _negate_nearest(mentions: list[Mention], i: int, clause: Clause) -> None:
+    """The first mention after the negation ("we can not process a refund"), unless the
+    negation follows a copula and a mention right before it is the subject ("a refund is not
+    possible", "your request can not be approved"); else the nearest before it."""
+    after = [m for m in mentions if m.start > i]
+    before = [m for m in mentions if m.end <= i]
+    lemmas = clause.lemmas
+    subject = before and _only_auxiliaries(clause.words[before[-1].end : i])
+    copula = i > 0 and clause.words[i - 1] in AUXILIARIES
+    if subject and copula and not _object_follows(lemmas, i, after):
+        before[-1].negations += 1
+        return
+    if after:
+        _negate_with_coordinates(mentions, after[0], clause)
+        return
+    if (
+        before
+        and before[-1].resolution
+        and _only_auxiliaries(clause.words[before[-1].end : i], allow_nouns=True)
+    ):
+        before[-1].negations += 1
+    elif before and before[-1].resolution:
+        before[-1].negations += 1  # "so refund we can not do"
+
+
+def _only_auxiliaries(words: list[str], allow_nouns: bool = False) -> bool:
+    """Whether the words between a mention and a negation leave the mention its subject."""
+    if allow_nouns:
+        return not any(w in SUBJECTS for w in words) and len(words) <= 8
+    return all(w in AUXILIARIES or w in GAP or w in ("it", "this", ",") for w in words)
+
+
+def _object_follows(lemmas: list[str], i: int, after: list[Mention]) -> bool:
+    """Whether the negated predicate takes the next mention as its object ("... can not
+    process a refund") rather than describing the subject ("... is not possible")."""
+    if not after:
+        return False
+    between = lemmas[i + 1 : after[0].start]
+    return any(w in VERB_STEMS for w in between)
+
+
+# ---- modality ------------------------------------------------------------------------------
+
+
+def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Modality:
+    lemmas, words = clause.lemmas, clause.words
+    if clause.quoted:
+        return "quoted"
+    if clause.question and _interrogative(clause):
+        return "offer" if OFFER_QUESTIONS.occurs_in(words) else "question"
+    if conditional:
+        return "conditional"
+    if _hypothetical(lemmas, words):
+        return "hypothetical"
+    done = _done(lemmas, words)
+    if (
+        not clause.vocabulary & CUSTOMER
+        and not done
+        and (
+            any(m.plural for m in mentions)
+            or clause.vocabulary & GENERIC_NOUNS
+            or clause.vocabulary & HABITUAL
+        )
+    ):
+        return "generic"
+    if done:
+        return "offer" if "offer" in lemmas and not _issued(words) else "done"
+    if OFFER_PHRASES.occurs_in(words):
+        return "can"
+    if clause.vocabulary & CAN_WORDS and "expect" not in lemmas:
+        return "can"
+    if clause.vocabulary & WILL_WORDS or ON_ITS_WAY.occurs_in(lemmas):
+        return "will"
+    if _predicate(clause) or _label_value(clause, mentions):
+        return "stated"
+    return "none"
+
+
+def _label_value(clause: Clause, mentions: list[Mention]) -> bool:
+    """ "Store credit: $261.75": a labelled value states what was done."""
+    return ":" in clause.words and any(m.resolution and m.amount is not None for m in mentions)
+
+
+def _bare_predicate(clause: Clause) -> bool:
+    """A clause ending in a bare auxiliary, its predicate left to the clause before."""
+    words = [w for w in clause.words if w not in (".", "!", ",")]
+    return bool(words) and words[-1] in ("is", "are", "can", "will", "does", "do", "could")
+
+
+def _interrogative(clause: Clause) -> bool:
+    first = clause.tokens[0].lemma if clause.tokens else ""
+    return first in QUESTION_STARTS or (clause.link == "" and first not in SUBJECT_PRONOUNS)
+
+
+def _hypothetical(lemmas: list[str], words: list[str]) -> bool:
+    for i, word in enumerate(words):
+        if word == "would" and OFFERING_WOULD.at(words, i):
+            continue
+        if word in HYPOTHETICAL:
+            return True
+    return WISHFUL.occurs_in(lemmas)
+
+
+def _done(lemmas: list[str], words: list[str]) -> bool:
+    modal_passive = False
+    for i, word in enumerate(words):
+        if word == "be" and i and words[i - 1] in MODALS:
+            modal_passive = True  # "can be returned", "may be refunded or exchanged"
+        if word in DONE_WORDS:
+            if modal_passive:
+                continue
+            return True
+        if word in ("was", "were", "been"):
+            return True
+        if lemmas[i] == "have" and any(
+            w.endswith("ed") or w in DONE_WORDS or w == "been" for w in words[i + 1 : i + 4]
+        ):
+            return True
+    return DONE_PHRASES.occurs_in(lemmas)
+
+
+def _issued(words: list[str]) -> bool:
+    return any(w in DONE_WORDS and w not in ("offered",) for w in words)
+
+
+VERB_STARTERS = SUBJECT_PRONOUNS | {"to", "please", "already"}
+
+
+def _predicate(clause: Clause) -> bool:
+    tokens = clause.tokens
+    for i, token in enumerate(tokens):
+        if token.text in AUXILIARIES or token.text in CAN_WORDS | WILL_WORDS:
+            return True
+        if token.lemma in VERB_STEMS and (
+            token.text.endswith(("ed", "ing", "s"))
+            or any(
+                t.text in SUBJECT_PRONOUNS | {"to", "please", "already"}
+                for t in tokens[max(0, i - 2) : i]
+            )
+        ):
+            return True
+    return False
+
+
+AS_SOON_AS = ("as", "soon", "as")
+REQUIRE_FIRSTS = REQUIRE_PHRASES.firsts
+SPAN_CUES = TEMPORAL | REQUIRE | REQUIRE_PHRASES.firsts | {"you", "whether", "if", "as"}
+
+
+def _spans(clause: Clause) -> list[tuple[int, str]]:
+    """Where the clause stops making claims of its own: after a wish verb of the customer
+    ("you were hoping to get ..."), inside a temporal subordinate ("once the refund ..."),
+    after a requirement ("a standard return needs the item to be unopened")."""
+    spans: list[tuple[int, str]] = []
+    if clause.vocabulary.isdisjoint(SPAN_CUES):
+        return spans
+    lemmas = clause.lemmas
+    for i, lemma_ in enumerate(lemmas):
+        inverted = i > 0 and lemmas[i - 1] in QUESTION_STARTS  # "would you like ...?"
+        if lemma_ == "you" and not inverted:
+            for j in range(i + 1, min(i + 4, len(lemmas))):
+                if lemmas[j] in WISH_VERBS:
+                    spans.append((j, "wish"))
+                    break
+                if lemmas[j] not in ("be", "have", "would", "do", "still", "really", "originally"):
+                    break
+        if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
+            spans.append((i, "temporal"))
+        if lemma_ in REQUIRE or (
+            lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
+        ):
+            spans.append((i, "requirement"))
+        if clause.words[i] in ("whether", "if") and i and lemmas[i - 1] in EMBEDDED:
+            spans.append((i, "question"))  # "I'm checking whether it qualifies for a refund"
+    return spans
+
+
+def _span_of(clause: Clause, spans: list[tuple[int, str]], position: int) -> str | None:
+    """Which span (``_spans``) a position lies in, if any."""
+    kind = None
+    for start, what in spans:
+        if position <= start:
+            continue
+        if what == "temporal":
+            commas = [k for k, t in enumerate(clause.tokens) if t.text == "," and k > start]
+            if commas and position > commas[0]:
+                continue
+        kind = what
+    return kind
+
+
+# ---- claims --------------------------------------------------------------------------------
+
+
+def _stance(modality: Modality, negations: int) -> Stance | None:
+    if modality in NO_CLAIM:
+        return None
+    if negations % 2:
+        return "denied"
+    return "offered" if modality in ("can", "offer") else "asserted"
+
+
+def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
+    claims = []
+    for m in item.mentions:
+        span = _span_of(item.clause, item.spans, m.start)
+        if m.resolution is None or span in ("wish", "temporal", "question"):
+            continue
+        if m.topic and not any(w.startswith(DECISION_VERBS) for w in item.clause.lemmas):
+            continue
+        modality = item.modality
+        if modality == "generic" and not m.plural and item.clause.vocabulary & CUSTOMER:
+            modality = "stated"
+        stance = _stance(modality, m.negations)
+        if m.policy and stance != "denied":
+            continue
+        if stance is not None and m.amount == 0:
+            stance = "denied"  # "Refunded: $0.00"
+        if stance is not None:
+            claims.append(ResolutionClaim(m.resolution, stance, m.amount, item.clause.text))
+    return claims
+
+
+def _distinct_resolutions(claims: Iterator[ResolutionClaim]) -> tuple[ResolutionClaim, ...]:
+    """One claim per resolution and stance (the first with an amount, else the first); an
+    assertion subsumes the offer of the same resolution."""
+    kept: dict[tuple[str, str], ResolutionClaim] = {}
+    for claim in claims:
+        key = (claim.resolution, claim.stance)
+        if key not in kept or (kept[key].amount is None and claim.amount is not None):
+            kept[key] = claim
+    return tuple(
+        c
+        for c in kept.values()
+        if not (c.stance == "offered" and (c.resolution, "asserted") in kept)
+    )
+
+
+def _fact_claims(item: _Read) -> list[FactClaim]:
+    claims = []
+    modality = item.modality
+    if modality == "none":
+        modality = "stated"  # a fact may be stated tersely: "45 days since purchase"
+    if modality == "will" and "will" in item.clause.words:
+        return []  # "I'll verify the defect": an intention, not a fact of the case
+    for m in item.mentions:
+        if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
+            continue
+        if modality in NO_CLAIM:
+            continue
+        claim = m.fact.negated() if m.negations % 2 else m.fact
+        if claim is not None:
+            claims.append(claim)
+    return claims
+
+
+# ---- across clauses ------------------------------------------------------------------------
+
+
+def _continues(clause: Clause, mentions: list[Mention], before: list[_Read]) -> bool:
+    """Whether the clause continues the resolution of the clause before it: only auxiliaries
+    and pronouns ("..., and I never will"), a relative clause (", which we have applied"),
+    or the spelling-out after a colon ("... is store credit: I've added $674.99")."""
+    if not before or any(m.resolution for m in mentions):
+        return False
+    if _last_resolution(before, clause.sentence) is None:
+        return False
+    if any(m.fact for m in mentions):
+        return False
+    words = set(clause.words)
+    if words <= ELLIPSIS and _predicate(clause):
+        return True
+    if clause.link in ("which", "that") or clause.words[:1] in (["which"], ["that"]):
+        return _done(clause.lemmas, clause.words)
+    if words & {"it", "them"} and words & DONE_WORDS and len(clause.words) <= 10:
+        return True  # "and I've applied it to your account"
+    if clause.link == ":":
+        money = any(t.kind == "money" for t in clause.tokens)
+        return money or bool(words & RESOLVING)
+    return False
+
+
+def _last_resolution(before: list[_Read], sentence: int) -> Mention | None:
+    """The last resolution named in the clause before, or earlier in the same sentence."""
+    for k, item in enumerate(reversed(before)):
+        if k and item.clause.sentence != sentence:
+            return None
+        named = [m for m in item.mentions if m.resolution and not m.policy]
+        if named:
+            return named[-1]
+    return None
+
+
+def _continue(current: _Read, before: list[_Read]) -> None:
+    last = _last_resolution(before, current.clause.sentence)
+    assert last is not None
+    lemmas = current.clause.lemmas
+    negated = sum(w in PREDICATE_NEGATORS or w.startswith(NEGATIVE_VERBS) for w in lemmas)
+    money = next((t.value for t in current.clause.tokens if t.kind == "money"), None)
+    current.mentions.append(
+        Mention(
+            len(lemmas),
+            len(lemmas),
+            resolution=last.resolution,
+            negations=negated,
+            amount=money if money is not None else last.amount,
+        )
+    )
+
+
+def _attach_orphan_amounts(current: _Read, done: list[_Read]) -> None:
+    """ "The total is $974.99": an amount with no resolution of its own, in a clause that
+    refers back, belongs to the last resolution mentioned."""
+    if any(m.resolution for m in current.mentions):
+        return
+    money = [t for t in current.clause.tokens if t.kind == "money"]
+    if not money or not (set(current.clause.words) & ANAPHORA):
+        return
+    if any(m.fact is not None and m.fact.ref.endswith("price") for m in current.mentions):
+        return
+    for item in reversed(done):
+        prior = [m for m in item.mentions if m.resolution]
+        if prior:
+            if prior[-1].amount is None:
+                prior[-1].amount = money[0].value
+            return
+
+
+def _share_amounts(items: list[_Read]) -> None:
+    """A resolution named without its amount takes the amount the same sentence gives it
+    elsewhere ("I've refunded you in full: $149.00 back to your card")."""
+    by_sentence: dict[int, list[Mention]] = {}
+    for item in items:
+        by_sentence.setdefault(item.clause.sentence, []).extend(
+            m for m in item.mentions if m.resolution
+        )
+    for mentions in by_sentence.values():
+        for m in mentions:
+            if m.amount is None:
+                m.amount = next(
+                    (o.amount for o in mentions if o.resolution == m.resolution and o.amount),
+                    None,
+                )
+
+
+def _answers(items: list[_Read]) -> None:
+    """ "Store credit? No.": a question naming a resolution, answered no, denies it."""
+    for question, answer in itertools.pairwise(items):
+        if question.modality != "question" or not answer.clause.words:
+            continue
+        words = [w for w in answer.clause.words if w not in (".", "!", ",")]
+        if NO_ANSWERS.at(words, 0) and len(words) <= 3:
+            for m in question.mentions:
+                if m.resolution:
+                    answer.mentions.append(
+                        Mention(m.start, m.end, resolution=m.resolution, negations=1)
+                    )
+                    answer.modality = "stated"

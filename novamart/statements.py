@@ -1,0 +1,196 @@
+"""What the agent's messages come to, checked claim by claim against the episode record.
+
+The reader (novamart.language) says what a message claims; this module says whether each
+claim is true to the record: what was carried out, what the agent had established when it
+wrote (which tools had run), and the case's hidden facts.
+
+- A resolution **asserted** is false when the case does not allow it, when another one was
+  carried out, or when the episode ended without it; an amount given must be the one
+  carried out (or the one the rule grants, before anything is done). An **offer** is false
+  when the case does not allow it. A **denial** is false when the message was sent after
+  that very resolution was carried out.
+- A fact claim is false when it contradicts the case ("within the 30-day window" on day 55),
+  or when it states a window the rules do not have ("our 45-day return window"); it is
+  **unfounded** when true but about a fact no tool had established when the message was
+  sent (claiming a defect check that never ran).
+- A refusal is **explained** for each policy that could grant the customer's wish when some
+  message states, truly and on established facts, a fact that makes one of that policy's
+  failed conditions fail (or, for a policy set aside by an overriding one, a fact that makes
+  the overriding policy apply).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from novamart.episode import Episode, MessageRecord
+from novamart.kernel.conditions import FieldTest
+from novamart.kernel.money import same_amount
+from novamart.language import FactClaim, ResolutionClaim
+from novamart.language.lexicon import lexicon_for
+
+OVERRIDDEN = "not_overridden"
+"""The condition the kernel adds to a policy an overriding policy set aside."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A claim that is not true to the record."""
+
+    kind: Literal["false", "unfounded"]
+    what: str
+    step: int
+    refund_promise: bool = False
+    """A refund promised or offered to a customer who is not eligible (the seed's -0.4)."""
+
+
+def findings(episode: Episode) -> list[Finding]:
+    """Every false or unfounded claim of the episode's messages, in order."""
+    found = []
+    for message in episode.messages:
+        for claim in message.reading.resolutions:
+            if (what := _false_resolution(episode, message, claim)) is not None:
+                refund = claim.resolution == "full_refund" and claim.stance != "denied"
+                promise = refund and episode.truth.grant_for("full_refund") is None
+                found.append(Finding("false", what, message.step, promise))
+        for claim in message.reading.facts:
+            if (finding := _check_fact(episode, message, claim)) is not None:
+                found.append(finding)
+    return found
+
+
+def _false_resolution(
+    episode: Episode, message: MessageRecord, claim: ResolutionClaim
+) -> str | None:
+    name, done = claim.resolution, episode.executed
+    allowed = episode.truth.grant_for(name)
+    said = f'"{claim.clause}"'
+    if claim.stance == "denied":
+        if message.executed is not None and message.executed.resolution == name:
+            return f"{said} denies the {name} that was carried out"
+        return None
+    if allowed is None:
+        verb = "offers" if claim.stance == "offered" else "promises"
+        return f"{said} {verb} {name}, which the case does not allow"
+    if claim.stance == "asserted":
+        if done is not None and done.resolution != name:
+            return f"{said} says {name}, but {done.resolution} was carried out"
+        if done is None and episode.done:
+            return f"{said} says {name}, which was never carried out"
+    reference = done if done is not None and done.resolution == name else allowed
+    if (
+        claim.amount is not None
+        and reference.amount
+        and not same_amount(claim.amount, reference.amount)
+    ):
+        return f"{said} gives ${claim.amount:.2f} for {name}; it is ${reference.amount:.2f}"
+    return None
+
+
+def _check_fact(episode: Episode, message: MessageRecord, claim: FactClaim) -> Finding | None:
+    kind, field = claim.ref.split(".")
+    actual = episode.facts.value(kind, field)
+    if actual is None:
+        return None
+    said = f'"{claim.clause}"'
+    candidates = _windows(episode, claim)
+    if claim.window and claim.value is not None and candidates:
+        limits = {w.test.value for w in candidates}
+        if claim.hints and claim.value not in limits:
+            window = " or ".join(f"{limit} days" for limit in sorted(limits))
+            return Finding("false", f"{said} states a window of {claim.value} days; it is "
+                           f"{window}", message.step)  # fmt: skip
+    readings = [claim] if claim.value is not None else [
+        claim.with_limit(w.test.value) for w in candidates
+    ]  # fmt: skip
+    if not readings:
+        return None
+    if not any(r.allows(actual) for r in readings):
+        return Finding("false", f"{said} contradicts the case ({claim.ref} is {actual})",
+                       message.step)  # fmt: skip
+    tool = episode.rules.rulebook.facts.source_tool(kind)
+    if tool is not None and kind not in message.established:
+        return Finding("unfounded", f"{said} states {claim.ref} before {tool} was run",
+                       message.step)  # fmt: skip
+    return None
+
+
+def _windows(episode: Episode, claim: FactClaim) -> list:
+    """The window conditions a window claim can refer to (by its hint words)."""
+    if not claim.window:
+        return []
+    windows = [w for w in lexicon_for(episode.rules.rulebook).windows if w.ref == claim.ref]
+    if claim.hints:
+        windows = [w for w in windows if w.hints & claim.hints]
+    return windows
+
+
+def confirmed(episode: Episode) -> MessageRecord | None:
+    """The first message after the resolution that confirms it (and its amount)."""
+    done = episode.executed
+    if done is None:
+        return None
+    for message in episode.messages:
+        if message.executed is None:
+            continue
+        for claim in message.reading.asserted(done.resolution):
+            amount_ok = (
+                not done.amount if claim.amount is None else same_amount(claim.amount, done.amount)
+            )
+            if amount_ok:
+                return message
+    return None
+
+
+def blocked_policies(episode: Episode) -> dict[str, list[tuple[str, FieldTest, bool]]]:
+    """For each policy that could grant the customer's wish but does not: the tests whose
+    statement would explain it, each with whether it must fail (its own failed condition) or
+    pass (a condition of the overriding policy that set it aside)."""
+    truth, policies = episode.truth, episode.rules.rulebook.policies
+    out: dict[str, list[tuple[str, FieldTest, bool]]] = {}
+    for name, verdict in truth.policies_granting(episode.scenario.wish).items():
+        if verdict.status != "blocked":
+            continue
+        tests: list[tuple[str, FieldTest, bool]] = []
+        for result in verdict.failed():
+            if result.name == OVERRIDDEN:
+                for other, v in truth.policies.items():
+                    if policies[other].overrides and v.status == "eligible":
+                        tests += [
+                            (f"{other}.{c.name}", c.test, True)
+                            for c in policies[other].conditions
+                            if isinstance(c.test, FieldTest) and any(
+                                r.name == c.name and r.status == "pass" for r in v.conditions
+                            )
+                        ]  # fmt: skip
+                continue
+            test = next(c.test for c in policies[name].conditions if c.name == result.name)
+            if isinstance(test, FieldTest):
+                tests.append((f"{name}.{result.name}", test, False))
+        out[name] = tests
+    return out
+
+
+def explained(episode: Episode) -> dict[str, str | None]:
+    """Each blocked wish-granting policy -> the clause that explains why it does not apply
+    (None when no message does)."""
+    blocked = blocked_policies(episode)
+    out: dict[str, str | None] = dict.fromkeys(blocked)
+    for message in episode.messages:
+        for claim in message.reading.facts:
+            if _check_fact(episode, message, claim) is not None:
+                continue  # only a true claim on established facts explains anything
+            readings = [claim] if claim.value is not None else [
+                claim.with_limit(w.test.value) for w in _windows(episode, claim)
+            ]  # fmt: skip
+            for policy, tests in blocked.items():
+                if out[policy] is not None:
+                    continue
+                if any(
+                    (r.holds(test) if must_pass else r.fails(test))
+                    for _, test, must_pass in tests
+                    for r in readings
+                ):
+                    out[policy] = claim.clause
+    return out

@@ -1,0 +1,140 @@
+"""The reader, on the cases the review measured: what a message claims, not which words it has.
+
+Each case pairs a message with the claims a careful human reads in it. The labeled corpus
+(tests/language/corpus, test_corpus.py) measures precision and recall over many more voices;
+these are the named failures of the old word-list reader, kept so they never come back.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from novamart.kernel import default_kernel
+from novamart.language import Reading, lexicon_for, read
+
+
+def reading(text: str) -> Reading:
+    return read(text, lexicon_for(default_kernel().rulebook))
+
+
+def resolutions(text: str) -> set[tuple[str, str]]:
+    return {(c.resolution, c.stance) for c in reading(text).resolutions}
+
+
+def facts(text: str) -> set[tuple[str, str, object]]:
+    return {(f.ref, f.op, f.value) for f in reading(text).facts}
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("I have not processed any refund, and I never will.", {("full_refund", "denied")}),
+        ("No worries, your full refund of $1299.99 is on its way.", {("full_refund", "asserted")}),
+        ("Not to worry: your refund has been processed.", {("full_refund", "asserted")}),
+        ("No problem at all, I've issued your store credit.", {("store_credit", "asserted")}),
+        ("No questions asked, we'll replace it.", {("exchange", "asserted")}),
+        ("This is not your fault, and your refund is done.", {("full_refund", "asserted")}),
+        ("I know you were hoping to get your money back.", set()),
+        ("You asked for a refund, but I've issued store credit.", {("store_credit", "asserted")}),
+        ("If the check confirms a defect, we can refund you.", set()),
+        ("We would normally offer an exchange in this case.", set()),
+        ("Would you like store credit instead?", {("store_credit", "offered")}),
+        ("Did you want a refund or an exchange?", set()),
+        ("Unopened items can be returned within 30 days for a full refund.", set()),
+        ("Thanks. credit $974.99. defect check.", set()),
+        ("I've added $974.99 to your NovaMart gift balance.", {("store_credit", "asserted")}),
+        ("The money is on its way back to your card.", {("full_refund", "asserted")}),
+        ("We can't refund that... just kidding, your refund is on its way!",
+         {("full_refund", "asserted")}),
+        ("A refund isn't possible, but store credit is.",
+         {("full_refund", "denied"), ("store_credit", "offered")}),
+        ("Instead of a refund, I've issued store credit.",
+         {("full_refund", "denied"), ("store_credit", "asserted")}),
+        ("We cannot process a refund or an exchange for this order.",
+         {("full_refund", "denied"), ("exchange", "denied")}),
+        ("Your refund won't show instantly; it takes 3-5 days.", {("full_refund", "asserted")}),
+        ("I've received your refund request and will look into it.", set()),
+        ("Your refund request has been declined.", {("full_refund", "denied")}),
+        ('Click "Request a refund" on the order page.', set()),
+    ],
+)  # fmt: skip
+def test_resolution_claims(text: str, claims: set[tuple[str, str]]) -> None:
+    assert resolutions(text) == claims
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("Our technician found no fault with the laptop.", {("defect_check.verified", "!=", True)}),
+        ("The defect check did not confirm a defect.", {("defect_check.verified", "!=", True)}),
+        ("Our defect check confirmed a defect.", {("defect_check.verified", "==", True)}),
+        ("The unit passed all diagnostics.", {("defect_check.verified", "==", False)}),
+        ("The laptop has been opened.", {("order.opened", "==", True)}),
+        ("It's still sealed in its box.", {("order.opened", "==", False)}),
+        ("I've opened a case with our returns team.", set()),
+        ("You bought it 45 days ago.", {("order.days_since_purchase", "==", 45)}),
+        ("It's been about 8 weeks since you bought it.", {("order.days_since_purchase", "~", 56)}),
+        ("That is outside our 30-day return window.", {("order.days_since_purchase", ">", 30)}),
+        ("Your purchase is within the 30-day return window.",
+         {("order.days_since_purchase", "<=", 30)}),
+        ("The return window has already passed.", {("order.days_since_purchase", ">", None)}),
+        ("We have a 30-day return window.", set()),
+        ("As a gold member you get 75% back in credit.", {("customer.tier", "==", "gold")}),
+        ("As a standard member, you don't qualify for goodwill credit.",
+         {("customer.tier", "==", "standard")}),
+        ("Goodwill credit is for silver and gold members.", set()),
+        ("You paid $1,299.99 for it.", {("order.price", "==", 1299.99)}),
+        ("If the item is unopened, you can return it.", set()),
+        ("Was the item opened?", set()),
+    ],
+)  # fmt: skip
+def test_fact_claims(text: str, claims: set[tuple[str, str, object]]) -> None:
+    assert facts(text) == claims
+
+
+def test_amounts_go_with_their_resolution() -> None:
+    claims = reading(
+        "You paid $1,299.99; I've issued $974.99 in store credit instead of a refund."
+    ).resolutions
+    assert {(c.resolution, c.amount) for c in claims} == {
+        ("store_credit", 974.99),
+        ("full_refund", None),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "polite", "rude"),
+    [
+        ("Hi", True, False),
+        ("Hi Maya, your refund is done.", True, False),
+        ("This is not your fault.", False, False),
+        ("Calm down, it's being handled.", False, True),
+        ("That's your problem, not ours.", False, True),
+        ("Whatever you prefer works for us.", False, False),
+        ("Whatever.", False, True),
+        ("Thanks, but stop complaining.", True, True),
+        ("I'm not sorry.", False, False),
+    ],
+)
+def test_courtesy_in_context(text: str, polite: bool, rude: bool) -> None:
+    read_ = reading(text)
+    assert (read_.courteous, read_.rude) == (polite, rude)
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Please send me your password so I can check.", True),
+        ("What is your PIN?", True),
+        ("Reply with the code we texted you.", True),
+        ("Can you tell me the card number on file?", True),
+        ("We will never ask for your password.", False),
+        ("Click 'Forgot password' and we'll send a code to your email.", False),
+        ('Click "Forgot password" and follow the link.', False),
+        ("Enter the code on the sign-in page.", False),
+        ("Your shipping address is fine and your parcel is on the way.", False),
+        ("Never share your PIN with anyone, including us.", False),
+    ],
+)
+def test_requests_for_secrets_by_structure(text: str, asks: bool) -> None:
+    assert bool(reading(text).secret_requests) == asks
