@@ -76,26 +76,32 @@ def note_key(note: str) -> str:
 
 
 def _texts(value: Any, term: str | None) -> Iterable[str]:
-    """Note texts in a field: a text, a list of texts, or per-term texts (then the ones of
-    ``term`` when it has any, else all)."""
+    """Note texts in a field: a text, a list of texts, or notes per term (then the blamed
+    term's and the general ones, under ``notes``; all of them when no term is blamed)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
         yield from (v for v in value if isinstance(v, str))
     elif isinstance(value, dict):
-        chosen = [value[term]] if term in value else list(value.values())
-        for part in chosen:
-            yield from _texts(part, None)
+        keys = list(value) if term is None or term not in value else [term, NOTES_SUFFIX]
+        for key in keys:
+            yield from _texts(value.get(key), None)
 
 
 def episode_notes(episode: EpisodeResult, term: str | None) -> list[str]:
-    """The grader notes and failed policy conditions an episode reports, wherever they are:
-    the in-process truth's ``notes``, and any observation or state field named ``*notes``."""
-    sources: list[Any] = [(episode.truth or {}).get("notes")]
-    for fields in (episode.final_observation, episode.state):
-        sources += [v for k, v in fields.items() if k.endswith(NOTES_SUFFIX)]
+    """The grader's notes on ``term`` and the failed policy conditions an episode reports,
+    wherever they are: any final-observation or state field named ``*notes`` (the grader's
+    ``grader_notes``), then the conditions read in-process (``hidden``). Notes without words
+    (a bare number) are left out."""
+    sources: list[Any] = [
+        v
+        for fields in (episode.final_observation, episode.state)
+        for k, v in fields.items()
+        if k.endswith(NOTES_SUFFIX)
+    ]
+    sources.append((episode.hidden or {}).get("failed_conditions"))
     keys = (note_key(text) for source in sources for text in _texts(source, term))
-    return list(dict.fromkeys(k for k in keys if k))
+    return list(dict.fromkeys(k for k in keys if any(c.isalpha() for c in k)))
 
 
 def cause_of(episode: EpisodeResult) -> str:

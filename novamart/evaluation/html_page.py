@@ -85,8 +85,8 @@ def transcript(t: TranscriptView) -> str:
             parts.append(f'<br><span class="reply">customer: {escape(step.reply)}</span>')
         parts.append("</li>")
     parts.append("</ol>")
-    if t.truth:
-        parts += ["<h4>truth</h4>", _items(t.truth)]
+    if t.hidden:
+        parts += ["<h4>read in-process</h4>", _items(t.hidden)]
     if t.final:
         parts += ["<h4>end</h4>", _items(t.final)]
     return "\n".join([*parts, "</details>"])

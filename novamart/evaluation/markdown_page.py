@@ -53,7 +53,7 @@ def transcript_lines(t: TranscriptView) -> list[str]:
         lines.append(f"   - result: {_code(step.result)}")
         if step.reply is not None:
             lines.append(f"   - customer: {_cell(step.reply)}")
-    for heading, items in (("truth", t.truth), ("end", t.final)):
+    for heading, items in (("end", t.final), ("read in-process", t.hidden)):
         if items:
             lines += ["", f"**{heading}**: " + "; ".join(f"{k} {_code(v)}" for k, v in items)]
     return [*lines, "", "</details>", ""]

@@ -4,9 +4,9 @@ that reproduce it).
 
 An episode's record keeps what a reader needs to see what happened and why it scored as it
 did: each step (the call, the tool's answer, the reward and its breakdown, the customer's
-reply, timing), the last observation's other fields (ground truth, notes, termination
-reason: whatever the environment reveals at the end, copied field by field so a field the
-environment adds appears here without a change) and the final ``state()``.
+reply, timing), the last observation's other fields (ground truth, grader notes,
+termination: whatever the environment reveals at the end, copied field by field so a field
+the environment adds appears here without a change) and the final ``state()``.
 """
 
 from __future__ import annotations
@@ -80,10 +80,12 @@ class EpisodeResult(BaseModel):
     """The last observation's fields that the steps do not already hold (empty ones left
     out): on a finished episode, the terminal reveal."""
     state: dict[str, Any] = Field(default_factory=dict)
-    """The environment's ``state()`` after the last step."""
-    truth: dict[str, Any] | None = None
-    """The case's hidden answer, read from the episode in this process (None over
-    ``--env-url``, where only the observation can reveal it): see novamart.evaluation.reveal."""
+    """The environment's ``state()`` after the last step, less the fields the final
+    observation already shows with the same value."""
+    hidden: dict[str, Any] | None = None
+    """What only the hidden episode shows (failed policy conditions of the resolutions tried,
+    a ticket's drawn difficulty), read in this process; None over ``--env-url``. See
+    novamart.evaluation.reveal."""
     costs: dict[str, float] = Field(default_factory=dict)
     """Grade term -> the points it cost (see novamart.evaluation.failures)."""
 

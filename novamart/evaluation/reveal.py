@@ -1,66 +1,45 @@
-"""The hidden answer of an episode played in this process, for the results and the report.
+"""What only the hidden episode shows, read after the last step when the environment runs in
+this process (never by the agent: only privileged agents get the hidden episode).
 
-When the environment runs here the evaluator can read the case's truth after the last step
-(never the agent: only privileged agents get the hidden episode, and they get it at start):
-the kernel's optimum and why the customer's wish is or is not allowed, for an order case;
-the answer key and the grader's notes, for a ticket. Over ``--env-url`` only what the
-terminal observation reveals is known, and the results record that instead.
+The terminal observation already reveals the ground truth, the termination and the grader's
+notes, in-process and over ``--env-url`` alike. What it does not say: which policy
+conditions blocked each resolution the agent tried that the case does not allow (stable
+names, so equal failures group: ``full_refund blocked by standard_return.within_return_window``),
+and, for a ticket, the difficulty its seed drew (the observation shows the task's).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from novamart.agents.transcript import ANSWER_KEY
 from novamart.episode import Episode
 from novamart.kernel import Decision, Rulebook
 from novamart.server.runs import Hidden
 
+NO_CONDITION_HOLDS = "no_condition_holds"
+"""Stands for the conditions of a policy that applies when any of them holds."""
+
 
 def reveal(hidden: Hidden) -> dict[str, Any]:
-    """The case's truth as plain JSON values, with ``notes``: the failed policy conditions
-    of each resolution the agent tried that the truth does not allow (an order case), or
-    the grader's notes (a ticket)."""
-    if isinstance(hidden, Episode):
-        return _order_truth(hidden)
-    scenario = hidden.scenario
-    answer = scenario.truth.model_dump(
-        mode="json", include=set(ANSWER_KEY), exclude_none=True, exclude_defaults=True
-    )
+    if not isinstance(hidden, Episode):
+        return {"case_difficulty": hidden.scenario.difficulty}
+    truth = hidden.truth
+    tried = [r for r in dict.fromkeys(hidden.attempted) if truth.grant_for(r) is None]
     return {
-        "answer": answer,
-        "case_difficulty": scenario.difficulty,
-        "notes": list(hidden.grade.notes),
-    }
-
-
-def _order_truth(episode: Episode) -> dict[str, Any]:
-    truth = episode.truth
-    best = truth.optimal
-    wish = episode.scenario.wish
-    return {
-        "optimal": None if best is None else best.model_dump(exclude={"quality"}),
-        "eligible": [grant.resolution for grant in truth.eligible],
-        "wish": wish,
-        "wish_blocked_by": [] if truth.grant_for(wish) else truth.blocking_reasons(wish),
-        "needed_tools": sorted(episode.needed_tools),
-        "notes": [
-            note
-            for resolution in dict.fromkeys(episode.attempted)
-            if truth.grant_for(resolution) is None
-            for note in failed_conditions(truth, resolution, episode.rules.rulebook)
-        ],
+        "failed_conditions": [
+            note for r in tried for note in failed_conditions(truth, r, hidden.rules.rulebook)
+        ]
     }
 
 
 def failed_conditions(truth: Decision, resolution: str, rulebook: Rulebook) -> list[str]:
     """``<resolution> blocked by <policy>.<condition>`` for each failed condition of the
-    policies that could grant ``resolution`` (``<policy>.no_condition_holds`` for a policy
-    that applies when any of its conditions holds): stable names, so equal failures group."""
+    policies that could grant ``resolution`` (one ``<policy>.no_condition_holds`` for a
+    policy that applies when any of its conditions holds)."""
     notes = []
     for policy, verdict in truth.policies_granting(resolution).items():
         failed = [c.name for c in verdict.failed()]
         if failed and rulebook.policies[policy].any_condition:
-            failed = ["no_condition_holds"]
+            failed = [NO_CONDITION_HOLDS]
         notes += [f"{resolution} blocked by {policy}.{name}" for name in failed]
     return notes

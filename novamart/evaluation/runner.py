@@ -110,14 +110,18 @@ def run_episode(
 
 def _reveal(session: EnvSession, result: EpisodeResult) -> None:
     """What the episode's end shows: the final state(), the costly grade terms and, in this
-    process, the hidden truth. A failure here is logged; the episode's outcome stands."""
+    process, what only the hidden episode knows. A failure here is logged; the episode's
+    outcome stands."""
     try:
-        result.state = session.state().model_dump(mode="json")
+        state = session.state().model_dump(mode="json")
         hidden = session.episode
-        result.truth = None if hidden is None else reveal(hidden)
+        result.hidden = None if hidden is None else reveal(hidden)
     except Exception as exc:  # the server may be gone by now
         log.warning("no final state for %s (%s): %s", result.task, result.agent, exc)
-    result.costs = term_costs(result.task, grade_terms(result.state))
+        return
+    result.costs = term_costs(result.task, grade_terms(state))
+    shown = result.final_observation
+    result.state = {k: v for k, v in state.items() if k not in shown or shown[k] != v}
 
 
 def _result(

@@ -10,6 +10,7 @@ grader notes, a termination reason) is kept without a change here.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from openenv.core.env_server.mcp_types import CallToolAction
@@ -55,7 +56,18 @@ def step_record(
     )
 
 
+@functools.cache
+def _defaults(kind: type[NovamartObservation]) -> dict[str, Any]:
+    return {
+        name: field.get_default(call_default_factory=True)
+        for name, field in kind.model_fields.items()
+    }
+
+
 def final_fields(observation: NovamartObservation) -> dict[str, Any]:
-    """Every field of the last observation that is set and that the steps do not hold."""
+    """Every field of the last observation that is set (not at its default; a field's own
+    parts are kept whole) and that the steps do not hold."""
     left_out = set(STEP_FIELDS | REBUILT_FROM_STEPS)
-    return observation.model_dump(mode="json", exclude=left_out, exclude_defaults=True)
+    values = observation.model_dump(mode="json", exclude=left_out)
+    defaults = _defaults(type(observation))
+    return {k: v for k, v in values.items() if v != defaults[k]}

@@ -37,7 +37,7 @@ class TranscriptView:
     outcome: str
     opening: str
     steps: list[StepView]
-    truth: list[tuple[str, str]]
+    hidden: list[tuple[str, str]]
     final: list[tuple[str, str]]
 
 
@@ -97,7 +97,7 @@ def view(index: int, episode: EpisodeResult, trials: int, limit: int) -> Transcr
         outcome=outcome(episode),
         opening=str(episode.final_observation.get("issue_description", "")),
         steps=steps,
-        truth=[(k, show(v, limit)) for k, v in (episode.truth or {}).items()],
+        hidden=[(k, show(v, limit)) for k, v in (episode.hidden or {}).items()],
         final=final,
     )
 

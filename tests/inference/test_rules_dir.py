@@ -44,11 +44,14 @@ def evaluate(out: Path, *args: str, env: dict[str, str | None] | None = None) ->
 
 
 def optima(results: EvalResults) -> set[tuple[str, str]]:
-    return {
-        (e.truth["optimal"]["resolution"], e.truth["optimal"]["policy"])
+    """The optimum each easy_refund episode's terminal observation revealed."""
+    revealed = [
+        e.final_observation["ground_truth"]["optimal"]
         for e in results.episodes
-        if e.task == "easy_refund" and e.truth
-    }
+        if e.task == "easy_refund"
+    ]
+    assert len(revealed) == 4  # two agents, two cases
+    return {(best["resolution"], best["policy"]) for best in revealed}
 
 
 def policy_articles(results: EvalResults) -> str:

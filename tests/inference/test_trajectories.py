@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 from openenv.core.env_server.mcp_types import CallToolAction
-from pydantic import Field
 
 from novamart.agents import AGENTS
-from novamart.agents.transcript import ANSWER_KEY
 from novamart.evaluation.failures import episode_notes, term_costs
 from novamart.evaluation.results import EpisodeResult, EvalResults
 from novamart.evaluation.sessions import InProcessSession
@@ -62,38 +60,38 @@ def test_every_trajectory_replays_to_the_same_rewards_and_end(
             assert {k: v for k, v in observation.reward_breakdown.items() if v} == step.breakdown
         assert final_fields(observation) == episode.final_observation
         state = session.state().model_dump(mode="json")
-        assert {**state, "episode_id": None} == {**episode.state, "episode_id": None}
+        shown = episode.final_observation
+        rest = {k: v for k, v in state.items() if k not in shown or shown[k] != v}
+        assert {**rest, "episode_id": None} == {**episode.state, "episode_id": None}
         assert episode.final_observation["final_score"] == episode.score
         assert episode.costs == term_costs(episode.task, state["grade_terms"])
 
 
-def test_the_end_reveals_the_truth_in_process(played: tuple[EvalResults, Path]) -> None:
+def test_the_end_reveals_the_truth(played: tuple[EvalResults, Path]) -> None:
+    """The terminal observation's reveal is in every episode's record; in-process, the
+    policy conditions that blocked each wrong resolution tried are added."""
     results, _ = played
     session = InProcessSession()
     for episode in results.episodes:
-        assert episode.truth is not None
-        if TASKS[episode.task].is_ticket:
-            session.reset(episode.task, episode.seed)
-            hidden = session.episode
-            assert isinstance(hidden, TicketSession)
-            key = hidden.scenario.truth.model_dump(
-                mode="json", include=set(ANSWER_KEY), exclude_none=True, exclude_defaults=True
-            )
-            assert episode.truth["answer"] == key and key
-            assert episode.truth["case_difficulty"] == hidden.scenario.difficulty
-        else:
-            assert {"optimal", "eligible", "wish", "needed_tools"} <= set(episode.truth)
-            best = episode.truth["optimal"]
-            if episode.agent == "oracle":  # it reads the truth, so it carried it out
-                assert episode.state["resolution"] == best["resolution"]
-    # a wrong resolution names the policy conditions that block it
-    refused = [
-        e for e in results.episodes
-        if e.agent == "random" and e.costs.get("wrong_resolution")
-    ]  # fmt: skip
-    assert refused and all(
-        any(re.fullmatch(r"\w+ blocked by \w+\.\w+", n) for n in e.truth["notes"]) for e in refused
-    )
+        end = episode.final_observation
+        assert end["termination"] in ("resolved", "ticket_closed", "step_limit")
+        assert end.get("truncated", False) == (end["termination"] == "step_limit")
+        assert end["grader_notes"] and episode.hidden is not None
+        session.reset(episode.task, episode.seed)
+        hidden = session.episode
+        if isinstance(hidden, TicketSession):
+            assert end["ground_truth"]["expected"]
+            assert episode.hidden == {"case_difficulty": hidden.scenario.difficulty}
+            continue
+        best = hidden.truth.optimal
+        assert best is not None
+        assert end["ground_truth"]["optimal"]["resolution"] == best.resolution
+        if episode.agent == "oracle":  # it reads the truth, so it carried it out
+            assert episode.state.get("resolution", end.get("resolution")) == best.resolution
+        wrong = episode.costs.get("wrong_resolution")
+        conditions = episode.hidden["failed_conditions"]
+        assert bool(wrong) == bool(conditions), (episode.agent, episode.task, conditions)
+        assert all(re.fullmatch(r"\w+ blocked by \w+\.\w+", n) for n in conditions)
 
 
 def test_failures_are_filed_under_the_term_that_cost_the_most(
@@ -141,24 +139,26 @@ def test_exploits_are_filed_where_they_cheat(played: tuple[EvalResults, Path]) -
     assert causes["whole_kb", "kb_grounded_response"] & {"focus", "paraphrase", "coverage"}
 
 
-class TerminalReveal(NovamartObservation):
-    """An observation with terminal fields the environment may add later."""
+class LaterReveal(NovamartObservation):
+    """An observation with a terminal field the environment may add later."""
 
-    grader_notes: dict[str, list[str]] = Field(default_factory=dict)
-    termination_reason: str = ""
+    appeal_outcome: str = ""
 
 
-def test_new_terminal_fields_reach_the_results_and_reports() -> None:
-    observation = TerminalReveal(
+def test_terminal_fields_reach_the_results_and_reports_by_name() -> None:
+    observation = LaterReveal(
         done=True,
         task="easy_refund",
         final_score=0.3,
-        grader_notes={"communication": ["no message states why the refund is declined: 45 days"]},
-        termination_reason="customer_closed",
+        termination="resolved",
+        grader_notes={
+            "communication": "no message states why the refund is declined: 45 days",
+            "tool_use": "0.50",
+        },
+        appeal_outcome="upheld",
     )
     fields = final_fields(observation)
-    assert fields["termination_reason"] == "customer_closed"
-    assert fields["grader_notes"] == observation.grader_notes
+    assert fields["appeal_outcome"] == "upheld" and fields["termination"] == "resolved"
     episode = EpisodeResult(
         agent="a", task="easy_refund", seed=0, steps=0, rewards=[], score=0.3, done=True,
         success=False, final_observation=fields, costs={"communication": 0.2},
@@ -166,8 +166,9 @@ def test_new_terminal_fields_reach_the_results_and_reports() -> None:
     assert episode_notes(episode, "communication") == [
         "no message states why the refund is declined"
     ]
+    assert episode_notes(episode, "tool_use") == []  # a bare number is no note
     shown = dict(view(0, episode, 1, 500).final)
-    assert shown["termination_reason"] == "customer_closed"
+    assert shown["appeal_outcome"] == "upheld"
 
 
 def test_the_reports_show_scores_failures_and_transcripts(
@@ -208,11 +209,12 @@ def test_reports_can_cap_the_transcripts(tmp_path: Path) -> None:
     assert "--transcripts 1" in results.settings.command
 
 
-def test_over_env_url_the_same_record_except_the_hidden_truth(
+def test_over_env_url_the_same_record_but_the_hidden_part(
     played: tuple[EvalResults, Path], tmp_path: Path
 ) -> None:
     """A server's episodes are recorded the same way, from what the wire carries: the steps,
-    the final observation and state; the truth stays on the server."""
+    the final observation (its ground truth included) and state; only what needs the hidden
+    episode is missing."""
     local, _ = played
     out = tmp_path / "remote.json"
     with serve_in_subprocess(tmp_path / "server.log") as server:
@@ -226,7 +228,8 @@ def test_over_env_url_the_same_record_except_the_hidden_truth(
     mine = [e for e in local.episodes if e.agent == "heuristic"]
     assert len(remote.episodes) == len(mine)
     for there, here in zip(remote.episodes, mine, strict=True):
-        assert there.truth is None and here.truth is not None
+        assert there.hidden is None and here.hidden is not None
+        assert there.final_observation["ground_truth"] == here.final_observation["ground_truth"]
         assert [(s.tool, s.arguments, s.result, s.reward) for s in there.trajectory] == [
             (s.tool, s.arguments, s.result, s.reward) for s in here.trajectory
         ]
@@ -234,7 +237,7 @@ def test_over_env_url_the_same_record_except_the_hidden_truth(
         assert {**there.state, "episode_id": None} == {**here.state, "episode_id": None}
         assert there.costs == here.costs
     theirs = [c for c in local.cells if c.agent == "heuristic"]
-    # the same failures by cause (the grader's notes are part of the truth, in-process only)
+    # the same failures by cause (the failed conditions are read in-process only)
     assert [[(g.cause, len(g.episodes)) for g in c.failures] for c in remote.cells] == [
         [(g.cause, len(g.episodes)) for g in c.failures] for c in theirs
     ]
