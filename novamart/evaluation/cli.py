@@ -100,7 +100,8 @@ def run_all(
     console: Console,
 ) -> EvalResults:
     """Every agent on every play (a task's seed or dataset row, each trial), with a progress
-    bar; ``customer`` answers in order cases (None: the deterministic simulator)."""
+    bar; ``customer`` answers in order cases (None: the deterministic simulator). The
+    episodes are listed case by case (each case's agents together)."""
     from novamart.evaluation.agents import LLM, agent_factory
     from novamart.evaluation.runner import run_episode
     from novamart.evaluation.sessions import open_session
@@ -109,24 +110,26 @@ def run_all(
     session = open_session(settings.env_url, customer)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     try:
+        makers = {agent: agent_factory(agent, session, llm) for agent in settings.agents}
+        labels = {a: llm.model if a == LLM and llm else a for a in settings.agents}
         with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
             progress = bar.add_task("episodes", total=len(settings.agents) * len(plays))
-            for agent in settings.agents:
-                make = agent_factory(agent, session, llm)
-                label = llm.model if agent == LLM and llm else agent
-                shown = ""
-                for play in plays:
-                    description = f"{agent} · {play.task}"
-                    if description != shown:  # once per task: updates cost a redraw
-                        bar.update(progress, description=description)
-                        shown = description
+            shown = ""
+            # case by case, every agent in turn: the kernel's bounded memo of decisions
+            # serves all agents of a case before it moves on (agent by agent, thousands of
+            # cases later, each agent would meet every decision cold again)
+            for play in plays:
+                if play.task != shown:  # once per task: updates cost a redraw
+                    bar.update(progress, description=play.task)
+                    shown = play.task
+                for agent in settings.agents:
                     result = run_episode(
                         session,
-                        make(play.agent_seed),
+                        makers[agent](play.agent_seed),
                         agent,
                         play.task,
                         play.seed,
-                        label,
+                        labels[agent],
                         row=play.row,
                         trial=play.trial,
                     )
