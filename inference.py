@@ -11,17 +11,24 @@ Stdout carries only the lines evaluation pipelines parse (diagnostics go to stde
     [STEP] step=<n> action=<action> reward=<0.00> done=<true|false> error=<msg|null>
     [END] success=<true|false> steps=<n> score=<0.000> rewards=<r1,r2,...>
 
-The key is read from HF_TOKEN, else OPENAI_API_KEY, else API_KEY. The environment runs in
-this process unless --env-url names a server. Every task runs by default (the three order
-cases and the five ticket families), easy -> medium -> hard. Model calls time out after
-30 s and are retried with backoff; an episode whose model stays unreachable, or that spends
-its 120 s model-time budget, ends with ``[END] success=false`` and the run goes on, so the
-eight tasks take at most 16 minutes of model time.
+The key is read from HF_TOKEN, else OPENAI_API_KEY, else API_KEY; without one the run stops
+at once (exit status 2, one line, nothing sent). The environment runs in this process
+unless --env-url names a server; --rules-dir (or RULES_DIR) picks the rule files it plays,
+--trials K plays every case K times, --customer llm lets a model play the customer
+(CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY). Every task runs by default
+(the three order cases and the five ticket families), easy -> medium -> hard. Model calls
+time out after 30 s and are retried with backoff; an episode whose model stays unreachable,
+or that spends its 120 s model-time budget, ends with ``[END] success=false`` and the run
+goes on, so the eight tasks take at most 16 minutes of model time.
 
 ``--dataset FILE`` (.csv or .jsonl, seed 003 columns) plays each row of the file once for
 each ticket task it can serve, instead of seeds; every row is checked first, and a malformed
 one stops the run with exit status 2 and one line naming the file, row and column. Which row
 an episode plays is logged on stderr (the stdout lines keep their format).
+
+Exit status: 0 when episodes were measured; 3 when every episode ended early (the model or
+the server never answered); 1 when the mean score is below --fail-under; 2 for a usage
+error, before any episode.
 """
 
 from __future__ import annotations
@@ -36,8 +43,10 @@ import typer
 from novamart.evaluation import options
 from novamart.evaluation.agents import LLM, agent_factory
 from novamart.evaluation.plays import schedule
+from novamart.evaluation.preflight import models, rules_in_process
 from novamart.evaluation.runner import LineSink, run_episode
 from novamart.evaluation.sessions import open_session
+from novamart.evaluation.status import run_status
 
 OFFLINE_AGENT = "heuristic"
 
@@ -62,31 +71,50 @@ def main(
         int | None,
         typer.Option("--seed", min=0, help="Episode i plays seed S+i (default: canonical)."),
     ] = None,
+    trials: options.Trials = 1,
     dataset: options.Dataset = None,
+    rules_dir: options.RulesDir = None,
     model: options.Model = None,
     api_base_url: options.ApiBaseUrl = None,
+    customer: options.Customer = "simulated",
+    customer_model: options.CustomerModel = None,
+    customer_api_base_url: options.CustomerApiBaseUrl = None,
     timeout: options.Timeout = None,
     retries: options.Retries = None,
     backoff: options.Backoff = None,
     episode_budget: options.EpisodeBudget = None,
+    fail_under: options.FailUnder = None,
 ) -> None:
     """Run the baseline agent on every task and print the [START]/[STEP]/[END] lines."""
     plan = None if dataset is None else options.dataset_plan(ctx, dataset, tasks)
     task_names = plan.tasks if plan else options.ordered_tasks(tasks)
-    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan)
+    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan, trials)
     emit = emitter(sys.stdout)
-    settings = options.llm_settings(model, api_base_url, timeout, retries, backoff, episode_budget)
+    called = models(
+        not offline,
+        (model, api_base_url),
+        (customer, customer_model, customer_api_base_url),
+        (timeout, retries, backoff, episode_budget),
+        env_url,
+    )
+    settings = called.agent
     label = OFFLINE_AGENT if offline else settings.model
+    results = []
     # Anything else written to stdout (a library's print) goes to stderr instead.
-    with contextlib.redirect_stdout(sys.stderr):
-        session = open_session(env_url)
+    with contextlib.redirect_stdout(sys.stderr), rules_in_process(ctx, rules_dir, env_url):
+        session = open_session(env_url, called.simulator)
         try:
             make = agent_factory(OFFLINE_AGENT if offline else LLM, session, settings)
             for play in plays:
-                agent = make(play.row.index if play.row else play.seed)
-                run_episode(session, agent, label, play.task, play.seed, label, emit, play.row)
+                agent = make(play.agent_seed)
+                case = (play.task, play.seed, label, emit, play.row, play.trial)
+                results.append(run_episode(session, agent, label, *case))
         finally:
             session.close()
+    status = run_status(results, fail_under)
+    if status.code:
+        typer.echo(f"Error: {status.message}", err=True)
+        raise typer.Exit(status.code)
 
 
 def configure_logging() -> None:

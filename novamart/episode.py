@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
 from novamart.kernel.conditions import FieldTest
@@ -64,6 +64,13 @@ class CustomerMood:
     turns: int = 0
 
 
+class CustomerSimulator(Protocol):
+    """Who answers the agent's messages (novamart.customer when an episode names none):
+    returns the reply and may close the conversation (``episode.customer.closed``)."""
+
+    def reply(self, episode: Episode, record: MessageRecord) -> str: ...
+
+
 @dataclass(slots=True)
 class Episode:
     task: TaskSpec
@@ -89,6 +96,8 @@ class Episode:
     executed: Grant | None = None
     executed_step: int | None = None
     customer: CustomerMood = field(default_factory=CustomerMood)
+    simulator: CustomerSimulator | None = None
+    """Answers the agent's messages instead of the deterministic novamart.customer."""
     _facts: Facts | None = None
     _seen: dict[str, dict[str, Any]] = field(default_factory=dict)
 

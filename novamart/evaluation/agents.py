@@ -12,8 +12,8 @@ from novamart.evaluation.sessions import EnvSession
 
 LLM = "llm"
 
-AgentFactory = Callable[[int | None], Agent]
-"""A fresh agent for one episode, given the episode's seed."""
+AgentFactory = Callable[[int], Agent]
+"""A fresh agent for one episode, given the agent's seed for it (novamart.evaluation.plays)."""
 
 
 class UnknownAgent(ValueError):
@@ -41,6 +41,6 @@ def agent_factory(name: str, session: EnvSession, llm: LLMSettings | None) -> Ag
     check_agent(name, in_process=session.in_process)
     if name == LLM:
         model = ChatModel(llm or LLMSettings.from_environ())
-        return lambda _seed: LLMAgent(model, session.tools)
+        return lambda seed: LLMAgent(model, session.tools, seed)
     cls = AGENTS[name]
-    return lambda seed: cls(seed=seed or 0)
+    return lambda seed: cls(seed=seed)

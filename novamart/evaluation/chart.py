@@ -16,16 +16,26 @@ from novamart.evaluation.results import EvalResults, RunSettings
 from novamart.evaluation.stats import PASS_THRESHOLD
 
 MAX_COLUMNS = 4
+X_LIMIT = 1.2
+LABEL_X = 1.18
+"""Where the mean's value label ends: past 1.0, where no bar or whisker reaches."""
 
 
 def _sample(settings: RunSettings) -> str:
+    trials = f" × {settings.trials} trials" if settings.trials > 1 else ""
     if settings.dataset is not None:
-        return f"the rows of {Path(settings.dataset).name}"
-    return f"n = {settings.episodes} episodes"
+        return f"the rows of {Path(settings.dataset).name}{trials}"
+    return f"n = {settings.episodes} {'cases' if trials else 'episodes'}{trials}"
 
 
 def write_chart(results: EvalResults, path: Path) -> None:
-    """Per task, each agent's mean score as a bar with ± 1 std whiskers; the pass line."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    chart_figure(results).savefig(path, format="png")
+
+
+def chart_figure(results: EvalResults) -> Figure:
+    """Per task, each agent's mean score as a bar with ± 1 std whiskers, its value in a
+    column at the right; the pass line."""
     tasks = [t for t in results.settings.tasks if any(c.task == t for c in results.cells)]
     agents = [a for a in results.settings.agents if any(c.agent == a for c in results.cells)]
     cells = {(c.agent, c.task): c.summary for c in results.cells}
@@ -46,7 +56,7 @@ def write_chart(results: EvalResults, path: Path) -> None:
         found = [cells.get((agent, task)) for agent in agents]
         means = [s.mean if s else 0.0 for s in found]
         stds = [s.std if s else 0.0 for s in found]
-        bars = axes.barh(
+        axes.barh(
             positions,
             means,
             # whiskers of ± 1 std, cut at the score's range [0, 1]
@@ -58,10 +68,13 @@ def write_chart(results: EvalResults, path: Path) -> None:
             capsize=2,
             error_kw={"elinewidth": 0.6},
         )
-        axes.bar_label(bars, fmt="%.2f", fontsize=6, padding=2)
+        for position, mean in zip(positions, means, strict=True):
+            # in a column right of the score range, clear of every whisker
+            axes.text(LABEL_X, position, f"{mean:.2f}", fontsize=6, ha="right", va="center")
         axes.axvline(PASS_THRESHOLD, color="grey", linestyle="--", linewidth=0.8)
         axes.set_title(task, fontsize=9)
-        axes.set_xlim(0, 1.15)
+        axes.set_xlim(0, X_LIMIT)
+        axes.set_xticks([i / 5 for i in range(6)])
         axes.set_yticks(positions, agents, fontsize=7)
         axes.tick_params(axis="x", labelsize=7)
     for axes in axes_grid[-1]:
@@ -72,5 +85,4 @@ def write_chart(results: EvalResults, path: Path) -> None:
         fontsize=10,
     )
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, format="png")
+    return figure

@@ -135,13 +135,17 @@ def step_report(observation: NovamartObservation, before: dict[str, Any]) -> str
 
 
 class LLMAgent:
-    """Plays an episode through ``model``; ``list_tools`` asks the environment for its tools."""
+    """Plays an episode through ``model``; ``list_tools`` asks the environment for its tools;
+    ``seed`` goes with every request (each trial of a case has its own)."""
 
     privileged: ClassVar[bool] = False
 
-    def __init__(self, model: ChatModel, list_tools: Callable[[], list[Tool]]) -> None:
+    def __init__(
+        self, model: ChatModel, list_tools: Callable[[], list[Tool]], seed: int | None = None
+    ) -> None:
         self._model = model
         self._list_tools = list_tools
+        self._seed = seed
         self._specs: list[dict[str, Any]] = []
         self._messages: list[dict[str, Any]] = []
         self._queue: deque[tuple[str, CallToolAction]] = deque()
@@ -184,7 +188,7 @@ class LLMAgent:
         self._awaiting = None
 
     def _ask(self) -> None:
-        reply = self._model.complete(self._messages, self._specs, self._deadline)
+        reply = self._model.complete(self._messages, self._specs, self._deadline, self._seed)
         assistant: dict[str, Any] = {"role": "assistant", "content": reply.content}
         if reply.tool_calls:
             assistant["tool_calls"] = [

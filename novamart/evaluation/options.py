@@ -8,12 +8,13 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from novamart.evaluation.chat import LLMSettings
+from novamart.evaluation.chat import AGENT_VARIABLES, LLMSettings, ModelVariables
 from novamart.evaluation.plays import DatasetPlan, plan_dataset
 from novamart.scenarios import MODES, TASKS, get_task
 from novamart.tickets.dataset import DatasetError
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+GIVEN = ("COMMANDLINE", "ENVIRONMENT")
 
 Tasks = Annotated[
     list[str] | None,
@@ -88,6 +89,57 @@ Backoff = Annotated[
     ),
 ]
 
+Trials = Annotated[
+    int,
+    typer.Option(
+        "--trials",
+        min=1,
+        help="Play every case (seed or dataset row) K times; pass^k is reported for k <= K.",
+    ),
+]
+RulesDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules-dir",
+        envvar="RULES_DIR",
+        file_okay=False,
+        help="The policy rule files to play, in this process (env RULES_DIR; default: the "
+        "repository's rules/). A server at --env-url plays its own.",
+    ),
+]
+FailUnder = Annotated[
+    float | None,
+    typer.Option(
+        "--fail-under",
+        min=0.0,
+        max=1.0,
+        help="Exit with status 1 when an agent's mean score is below SCORE (for CI).",
+    ),
+]
+Customer = Annotated[
+    str,
+    typer.Option(
+        "--customer",
+        help="Who answers the agent's messages: 'simulated' (deterministic, the reference) "
+        "or 'llm' (a model: env CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY).",
+    ),
+]
+CustomerModel = Annotated[
+    str | None,
+    typer.Option(
+        "--customer-model",
+        help=f"The LLM customer's model (env CUSTOMER_MODEL_NAME, else {_default('model')}).",
+    ),
+]
+CustomerApiBaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--customer-api-base-url",
+        help="The LLM customer's endpoint (env CUSTOMER_API_BASE_URL, "
+        f"else {_default('api_base_url')}).",
+    ),
+]
+
 EpisodeBudget = Annotated[
     float | None,
     typer.Option(
@@ -146,9 +198,12 @@ def llm_settings(
     retries: int | None,
     backoff: float | None,
     episode_budget: float | None,
+    variables: ModelVariables = AGENT_VARIABLES,
 ) -> LLMSettings:
-    """Environment variables, overridden by whichever options were given."""
+    """Environment variables (``variables`` names them), overridden by whichever options
+    were given."""
     return LLMSettings.from_environ(
+        variables=variables,
         model=model,
         api_base_url=api_base_url,
         timeout_s=timeout,
@@ -168,9 +223,9 @@ def dataset_plan(ctx: typer.Context, path: Path, tasks: list[str] | None) -> Dat
     """The episodes ``--dataset path`` plays, every row checked first; on a bad file or row,
     a task the file cannot serve or a seed option, ``fail`` with the message (file, row,
     column). What is not played is said on stderr."""
-    given = [f"--{name}" for name in ("seed", "episodes") if _given(ctx, name)]
-    if given:
-        fail(f"{' and '.join(given)} do not apply with --dataset: each row is played once")
+    named = [f"--{name}" for name in ("seed", "episodes") if given(ctx, name)]
+    if named:
+        fail(f"{' and '.join(named)} do not apply with --dataset: its rows are the cases")
     try:
         plan = plan_dataset(path, ordered_tasks(tasks), explicit=bool(split_list(tasks)))
     except DatasetError as exc:
@@ -180,8 +235,9 @@ def dataset_plan(ctx: typer.Context, path: Path, tasks: list[str] | None) -> Dat
     return plan
 
 
-def _given(ctx: typer.Context, name: str) -> bool:
-    """Set on the command line or from the environment, not left at its default (by name:
-    typer ships its own copy of click, whose ParameterSource is not click's)."""
+def given(ctx: typer.Context, name: str, sources: tuple[str, ...] = GIVEN) -> bool:
+    """Whether option ``name`` came from one of ``sources`` (default: the command line or
+    the environment, not its default). By name: typer ships its own copy of click, whose
+    ParameterSource is not click's."""
     source = ctx.get_parameter_source(name)
-    return source is not None and source.name != "DEFAULT"
+    return source is not None and source.name in sources

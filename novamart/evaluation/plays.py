@@ -10,7 +10,7 @@ halfway through.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from novamart.scenarios.tasks import TICKET_TASKS as _TICKETS
@@ -24,17 +24,23 @@ from novamart.tickets.dataset import (
     serves,
 )
 
+TRIAL_SEED_STRIDE = 1_000_003
+"""Trial t (1-based) of a case gives the agent seed ``case + (t - 1) * stride`` (trial 1:
+the case's own), so a stochastic agent draws anew on each trial while the case stays."""
+
 
 @dataclass(frozen=True)
 class Play:
     """One episode to play: a task with a seed, or a task with a dataset row; an order case
-    in a mode, under the rules as written or a policy variant."""
+    in a mode, under the rules as written or a policy variant; ``trial`` counts the
+    repetitions of that case (from 1)."""
 
     task: str
     seed: int | None = None
     row: DatasetRow | None = None
     mode: str = "guided"
     variant: int | None = None
+    trial: int = 1
 
     @property
     def label(self) -> str:
@@ -46,6 +52,12 @@ class Play:
         if self.variant is not None:
             parts.append("variants")
         return "/".join(parts)
+
+    @property
+    def agent_seed(self) -> int:
+        """The seed the agent plays with (the environment's case stays ``seed`` / ``row``)."""
+        case = self.row.index if self.row else self.seed or 0
+        return case + (self.trial - 1) * TRIAL_SEED_STRIDE
 
 
 @dataclass(frozen=True)
@@ -111,22 +123,24 @@ def schedule(
     plan: DatasetPlan | None,
     modes: tuple[str, ...] = ("guided",),
     variant: int | None = None,
+    trials: int = 1,
 ) -> list[Play]:
-    """Every episode of a run, task by task: each seed, or each of the task's dataset rows.
-    An order task is played in each of ``modes``, and with ``variant`` N once more in each,
-    episode i under policy variant N+i."""
+    """Every episode of a run, task by task: each seed, or each of the task's dataset rows,
+    each played ``trials`` times in a row. An order task is played in each of ``modes``, and
+    with ``variant`` N once more in each, episode i under policy variant N+i."""
     if plan is not None:
-        return [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
-    plays = []
-    for task in tasks:
-        if task in _TICKETS:
-            plays += [Play(task, seed=seed) for seed in seeds]
-            continue
-        for mode in modes:
-            plays += [Play(task, seed=seed, mode=mode) for seed in seeds]
-            if variant is not None:
-                plays += [
-                    Play(task, seed=seed, mode=mode, variant=variant + i)
-                    for i, seed in enumerate(seeds)
-                ]
-    return plays
+        cases = [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
+    else:
+        cases = []
+        for task in tasks:
+            if task in _TICKETS:
+                cases += [Play(task, seed=seed) for seed in seeds]
+                continue
+            for mode in modes:
+                cases += [Play(task, seed=seed, mode=mode) for seed in seeds]
+                if variant is not None:
+                    cases += [
+                        Play(task, seed=seed, mode=mode, variant=variant + i)
+                        for i, seed in enumerate(seeds)
+                    ]
+    return [replace(case, trial=t) for case in cases for t in range(1, trials + 1)]

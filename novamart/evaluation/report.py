@@ -1,110 +1,168 @@
-"""Evaluation results as tables: rich tables for the terminal, markdown for the docs.
+"""Evaluation results as tables: the same headers and rows for the terminal (rich), the
+markdown page and the HTML page.
 
-One table per task (agent rows: n, mean, std, pass^1..4), plus an overview of mean scores
-with one column per task.
+Per task, one row per agent: n, mean, std, pass^1..K over the K trials of each case, and
+"k cases", the chance that k = 2..4 different cases all pass; the failures of each cell
+grouped by cause; an overview of mean scores with one column per task; with a dataset, the
+score of every row.
 """
 
 from __future__ import annotations
 
-from rich.table import Table
+import re
+from dataclasses import dataclass
+
+from rich.table import Table as RichTable
 
 from novamart.evaluation.results import CellResult, EvalResults
-from novamart.evaluation.stats import PASS_KS, PASS_THRESHOLD
+from novamart.evaluation.stats import CASE_KS, PASS_THRESHOLD
 
-COLUMNS = ["agent", "n", "mean", "std", *(f"pass^{k}" for k in PASS_KS)]
+NOTES_SHOWN = 3
 
 
-def _fmt(value: float | None) -> str:
+NUMBER = re.compile(r"[-+]?\d+(\.\d+)?( ± \d+(\.\d+)?| of \d+)?|–")
+
+
+@dataclass(frozen=True)
+class Table:
+    header: list[str]
+    rows: list[list[str]]
+
+    def numeric(self) -> list[bool]:
+        """Per column: whether every cell is a number (right-aligned), else text (left)."""
+        return [
+            i > 0 and all(NUMBER.fullmatch(row[i]) for row in self.rows)
+            for i in range(len(self.header))
+        ]
+
+
+def fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def _row(cell: CellResult) -> list[str]:
-    s = cell.summary
-    return [
-        cell.agent,
-        str(s.n),
-        _fmt(s.mean),
-        _fmt(s.std),
-        *(_fmt(s.pass_hat[k]) for k in PASS_KS),
-    ]
-
-
-def _tasks(results: EvalResults) -> list[str]:
+def tasks_of(results: EvalResults) -> list[str]:
     return [t for t in results.settings.tasks if any(c.task == t for c in results.cells)]
 
 
-def task_tables(results: EvalResults) -> list[Table]:
-    tables = []
-    for task in _tasks(results):
-        table = Table(title=f"{task} (pass: score >= {PASS_THRESHOLD})", title_justify="left")
-        table.add_column("agent", no_wrap=True)
-        for column in COLUMNS[1:]:
-            table.add_column(column, justify="right")
-        for cell in results.cells:
-            if cell.task == task:
-                table.add_row(*_row(cell))
-        tables.append(table)
-    return tables
+def cells_of(results: EvalResults, task: str) -> list[CellResult]:
+    return [c for c in results.cells if c.task == task]
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    aligns = [":---" if i == 0 else "---:" for i in range(len(header))]
-    return [
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join(aligns) + " |",
-        *("| " + " | ".join(row) + " |" for row in rows),
+def _case_ks(results: EvalResults) -> list[int]:
+    """The 'k cases' columns (all_of_k_cases): k >= 2, since k = 1 is the pass rate."""
+    return [k for k in CASE_KS if k > 1]
+
+
+def score_table(results: EvalResults, task: str) -> Table:
+    trials = results.settings.trials
+    header = [
+        "agent",
+        "n",
+        "mean",
+        "std",
+        *(f"pass^{k}" for k in range(1, trials + 1)),
+        *(f"{k} cases" for k in _case_ks(results)),
     ]
+    rows = []
+    for cell in cells_of(results, task):
+        s = cell.summary
+        rows.append(
+            [
+                cell.agent,
+                str(s.n),
+                fmt(s.mean),
+                fmt(s.std),
+                *(fmt(s.pass_hat.get(k)) for k in range(1, trials + 1)),
+                *(fmt(s.all_of_k_cases.get(k)) for k in _case_ks(results)),
+            ]
+        )
+    return Table(header, rows)
 
 
-def overview_markdown(results: EvalResults) -> list[str]:
+def failure_table(results: EvalResults, task: str) -> Table:
+    """Per agent, its failures by cause: how many, how far the term fell short on average,
+    and the most frequent grader notes or failed policy conditions among them."""
+    rows = []
+    for cell in cells_of(results, task):
+        for group in cell.failures:
+            notes = [f"{note} ({count})" for note, count in group.notes.items()][:NOTES_SHOWN]
+            rows.append(
+                [
+                    cell.agent,
+                    f"{len(group.episodes)} of {cell.summary.n}",
+                    group.cause,
+                    fmt(group.mean_cost),
+                    "; ".join(notes) or "–",
+                ]
+            )
+    return Table(["agent", "failed", "cost the most", "mean shortfall", "notes"], rows)
+
+
+def overview_table(results: EvalResults) -> Table:
     """Mean ± std per agent (rows) and task (columns)."""
-    tasks = _tasks(results)
+    tasks = tasks_of(results)
     cells = {(c.agent, c.task): c.summary for c in results.cells}
     rows = [
         [agent, *(f"{cells[agent, t].mean:.3f} ± {cells[agent, t].std:.3f}" for t in tasks)]
         for agent in results.settings.agents
         if all((agent, t) in cells for t in tasks)
     ]
-    return _md_table(["agent", *tasks], rows)
+    return Table(["agent", *tasks], rows)
 
 
-def markdown(results: EvalResults, title: str, chart: str | None = None) -> str:
-    """A markdown page: the command that produced it, the overview, one table per task."""
-    s = results.settings
-    lines = [
-        f"# {title}",
-        "",
-        f"{s.scope()}; an episode passes at "
-        f"score >= {PASS_THRESHOLD}. pass^k is the chance that k episodes all pass "
-        "(unbiased estimate C(c,k)/C(n,k) from c passes in n episodes); std is the sample "
-        "standard deviation. Produced from the repository root, with the project installed "
-        "(`novamart` is `.venv/bin/novamart`), by:",
-        "",
-        "```bash",
-        s.command,
-        "```",
-        "",
-        "## Mean score (± std)",
-        "",
-        *overview_markdown(results),
-        "",
-    ]
-    if chart:
-        lines += [f"![mean score per task and agent]({chart})", ""]
-    for task in _tasks(results):
-        rows = [_row(c) for c in results.cells if c.task == task]
-        lines += [f"## {task}", "", *_md_table(COLUMNS, rows), ""]
-    if s.dataset is not None:
-        lines += [f"## Score per row of {s.dataset}", "", *rows_markdown(results), ""]
-    return "\n".join(lines)
-
-
-def rows_markdown(results: EvalResults) -> list[str]:
-    """With --dataset: one line per (task, row), one score column per agent."""
+def rows_table(results: EvalResults) -> Table:
+    """With --dataset: one line per (task, row), one score column per agent (the mean over
+    the trials)."""
     agents = results.settings.agents
-    scores = {(e.task, e.row, e.agent): e.score for e in results.episodes}
+    scores: dict[tuple[str, int | None, str], list[float]] = {}
+    for e in results.episodes:
+        scores.setdefault((e.task, e.row, e.agent), []).append(e.score)
     keys = list(dict.fromkeys((e.task, e.row) for e in results.episodes))
-    rows = [
-        [task, str(row), *(_fmt(scores.get((task, row, a))) for a in agents)] for task, row in keys
-    ]
-    return _md_table(["task", "row", *agents], rows)
+
+    def mean(key: tuple[str, int | None, str]) -> float | None:
+        found = scores.get(key)
+        return sum(found) / len(found) if found else None
+
+    rows = [[task, str(row), *(fmt(mean((task, row, a))) for a in agents)] for task, row in keys]
+    return Table(["task", "row", *agents], rows)
+
+
+def task_tables(results: EvalResults) -> list[RichTable]:
+    """One rich table per task, for the terminal."""
+    tables = []
+    for task in tasks_of(results):
+        table = score_table(results, task)
+        shown = RichTable(title=f"{task} (pass: score >= {PASS_THRESHOLD})", title_justify="left")
+        shown.add_column(table.header[0], no_wrap=True)
+        for column in table.header[1:]:
+            shown.add_column(column, justify="right")
+        for row in table.rows:
+            shown.add_row(*row)
+        tables.append(shown)
+    return tables
+
+
+def explanation(results: EvalResults) -> str:
+    """What the numbers mean and what was played, in plain sentences (no markup)."""
+    s = results.settings
+    rules = (
+        "the server's rules"
+        if s.rules_version is None
+        else f"rules version {s.rules_version} ({s.rules_dir or 'the repository rules/'})"
+    )
+    customer = (
+        "the deterministic customer simulator"
+        if s.customer == "simulated"
+        else f"an LLM customer ({s.customer_model})"
+    )
+    return (
+        f"{s.scope()}; an episode passes at score >= {PASS_THRESHOLD}. pass^k is the chance "
+        "that k trials of the same case all pass (tau-bench: the mean over cases of "
+        "C(c,k)/C(K,k) from c passes in K trials; --trials K plays each case K times); "
+        "'k cases' is the chance that k different cases all pass (C(c,k)/C(n,k) over "
+        "the n cases). std is the sample standard deviation. A failed episode is filed under "
+        "the grade term that fell furthest below its best (or under why it ended early): "
+        "the shortfall is in points of the grade for order cases, on the component's own 0..1 "
+        "scale for tickets; notes are the grader's and the failed policy conditions. "
+        f"Played with {rules} and {customer}."
+    )

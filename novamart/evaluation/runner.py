@@ -8,15 +8,19 @@ the error recorded, never the run; the ``[END]`` line is written in every case.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
 from novamart.evaluation import logformat
-from novamart.evaluation.results import EpisodeResult
+from novamart.evaluation.failures import grade_terms, term_costs
+from novamart.evaluation.results import EpisodeResult, StepRecord
+from novamart.evaluation.reveal import reveal
 from novamart.evaluation.sessions import EnvSession
 from novamart.evaluation.stats import passed
+from novamart.evaluation.trajectory import TIME_DIGITS, final_fields, step_record, tool_error
 from novamart.models import NovamartObservation
 from novamart.server.runs import Hidden
 from novamart.tickets.dataset import DatasetRow
@@ -40,21 +44,14 @@ class Agent(Protocol):
     def act(self, observation: NovamartObservation) -> CallToolAction: ...
 
 
-def tool_error(observation: NovamartObservation) -> str | None:
-    """The refusal this step's tool answered with, as ``code: message``; None on success."""
-    result = observation.last_tool_result
-    if isinstance(result, dict) and result.get("ok") is False:
-        error = result.get("error") or {}
-        return f"{error.get('code', 'error')}: {error.get('message', '')}"
-    if observation.error is not None:
-        return observation.error.message
-    return None
-
-
 def describe_row(row: DatasetRow) -> str:
     """``tickets.csv row 3 (line 4), ticket T-003``: where a dataset episode comes from."""
     ticket = row.data.get("ticket_id")
     return f"{row.file} {row.where}" + (f", ticket {ticket}" if ticket else "")
+
+
+def _silent(_line: str) -> None:
+    pass
 
 
 def run_episode(
@@ -66,16 +63,19 @@ def run_episode(
     model: str,
     emit: LineSink | None = None,
     row: DatasetRow | None = None,
+    trial: int = 1,
     **case: Any,
 ) -> EpisodeResult:
-    """Play one episode of ``task`` (of dataset ``row`` when given, else of ``seed``);
-    ``emit`` receives the [START]/[STEP]/[END] lines; ``case`` passes an order case's
-    ``mode`` and ``policy_variant`` to reset."""
-    say = emit or (lambda _line: None)
+    """Play one episode of ``task`` (of dataset ``row`` when given, else of ``seed``),
+    recording its trajectory; ``emit`` receives the [START]/[STEP]/[END] lines (none are
+    written without it); ``case`` passes an order case's ``mode`` and ``policy_variant``
+    to reset."""
+    say = emit or _silent
     played = f"seed {seed}" if row is None else describe_row(row)
-    rewards: list[float] = []
+    steps: list[StepRecord] = []
     observation: NovamartObservation | None = None
     error: str | None = None
+    started = time.perf_counter()
     say(logformat.start_line(task, model))
     try:
         if row is not None:
@@ -83,48 +83,74 @@ def run_episode(
         observation = session.reset(task, seed, None if row is None else row.data, **case)
         agent.start(observation, session.episode if agent.privileged else None)
         limit = observation.max_steps or STEP_LIMIT_FALLBACK
-        while not observation.done and len(rewards) < limit:
+        while not observation.done and len(steps) < limit:
+            chose = time.perf_counter()
             action = agent.act(observation)
+            sent = time.perf_counter()
             observation = session.step(action)
-            reward = float(observation.reward or 0.0)
-            rewards.append(reward)
-            shown = logformat.describe_action(action.tool_name, action.arguments)
-            say(
-                logformat.step_line(
-                    len(rewards), shown, reward, observation.done, tool_error(observation)
+            took = time.perf_counter()
+            record = step_record(len(steps) + 1, action, observation, sent - chose, took - sent)
+            steps.append(record)
+            if emit is not None:
+                shown = logformat.describe_action(action.tool_name, action.arguments)
+                error_text = tool_error(observation)
+                emit(
+                    logformat.step_line(record.step, shown, record.reward, record.done, error_text)
                 )
-            )
     except Exception as exc:  # the contract: an episode ends with [END], whatever failed
         error = f"{type(exc).__name__}: {exc}"
         log.warning("episode %s (%s) of %s ended early: %s", task, played, agent_name, error)
     finally:
         index = None if row is None else row.index
-        result = _result(agent_name, task, seed, index, observation, rewards, error)
+        result = _result(agent_name, task, (seed, index, trial), observation, steps, error)
+        if observation is not None:
+            _reveal(session, result)
+        result.elapsed_s = round(time.perf_counter() - started, TIME_DIGITS)
         say(logformat.end_line(result.success, result.steps, result.score, result.rewards))
     return result
+
+
+def _reveal(session: EnvSession, result: EpisodeResult) -> None:
+    """What the episode's end shows: the final state(), the costly grade terms and, in this
+    process, what only the hidden episode knows. A failure here is logged; the episode's
+    outcome stands."""
+    try:
+        state = session.state().model_dump(mode="json")
+        hidden = session.episode
+        result.hidden = None if hidden is None else reveal(hidden)
+    except Exception as exc:  # the server may be gone by now
+        log.warning("no final state for %s (%s): %s", result.task, result.agent, exc)
+        return
+    result.costs = term_costs(result.task, grade_terms(state))
+    shown = result.final_observation
+    result.state = {k: v for k, v in state.items() if k not in shown or shown[k] != v}
 
 
 def _result(
     agent_name: str,
     task: str,
-    seed: int | None,
-    row: int | None,
+    case: tuple[int | None, int | None, int],
     last: NovamartObservation | None,
-    rewards: list[float],
+    steps: list[StepRecord],
     error: str | None,
 ) -> EpisodeResult:
     done = last is not None and last.done
     final = last.final_score if done and last is not None else None
+    rewards = [step.reward for step in steps]
     score = min(1.0, max(0.0, final if final is not None else sum(rewards)))
+    seed, row, trial = case
     return EpisodeResult(
         agent=agent_name,
         task=task,
         seed=seed,
         row=row,
-        steps=len(rewards),
+        trial=trial,
+        steps=len(steps),
         rewards=rewards,
         score=score,
         done=done,
         success=done and error is None and passed(score),
         error=error,
+        trajectory=steps,
+        final_observation={} if last is None else final_fields(last),
     )

@@ -15,7 +15,8 @@ from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction, T
 from openenv.core.sync_client import SyncEnvClient
 
 from novamart.client import NovamartEnv
-from novamart.models import NovamartObservation
+from novamart.episode import CustomerSimulator
+from novamart.models import NovamartObservation, NovamartState
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.runs import Hidden
 
@@ -43,6 +44,8 @@ class EnvSession(Protocol):
 
     def tools(self) -> list[Tool]: ...
 
+    def state(self) -> NovamartState: ...
+
     def close(self) -> None: ...
 
     @property
@@ -59,12 +62,13 @@ def _observation(value: object) -> NovamartObservation:
 
 
 class InProcessSession:
-    """A NovamartEnvironment in this process: no server, no sockets."""
+    """A NovamartEnvironment in this process: no server, no sockets. ``customer`` answers
+    the agent's messages (None: the deterministic simulator)."""
 
     in_process = True
 
-    def __init__(self) -> None:
-        self._env = NovamartEnvironment()
+    def __init__(self, customer: CustomerSimulator | None = None) -> None:
+        self._env = NovamartEnvironment(customer=customer)
 
     def reset(
         self, task: str, seed: int | None, ticket: Ticket | None = None, **case: Any
@@ -76,6 +80,9 @@ class InProcessSession:
 
     def tools(self) -> list[Tool]:
         return list(self._env.step(ListToolsAction()).tools)
+
+    def state(self) -> NovamartState:
+        return self._env.state
 
     def close(self) -> None:
         self._env.close()
@@ -112,6 +119,12 @@ class RemoteSession:
     def tools(self) -> list[Tool]:
         return list(self._call(lambda c: c.list_tools(use_cache=False)))
 
+    def state(self) -> NovamartState:
+        state = self._call(lambda c: c.state())
+        if not isinstance(state, NovamartState):
+            raise SessionError(f"expected a NovamartState, got {type(state).__name__}")
+        return state
+
     def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:
@@ -138,6 +151,11 @@ class RemoteSession:
             raise
 
 
-def open_session(env_url: str | None) -> EnvSession:
-    """In-process when ``env_url`` is None, else a client session to that server."""
-    return InProcessSession() if env_url is None else RemoteSession(env_url)
+def open_session(env_url: str | None, customer: CustomerSimulator | None = None) -> EnvSession:
+    """In-process when ``env_url`` is None, else a client session to that server (whose
+    environment has its own customer: ``customer`` is for in-process sessions only)."""
+    if env_url is None:
+        return InProcessSession(customer)
+    if customer is not None:
+        raise ValueError("the customer runs inside the environment: in-process sessions only")
+    return RemoteSession(env_url)

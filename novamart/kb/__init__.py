@@ -3,19 +3,32 @@ rendered from the rules, searchable with BM25."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 
 from novamart.kb.article import Article
 from novamart.kb.search import Hit
 from novamart.kb.store import KnowledgeBase, KnowledgeBaseError
 
+KEPT_VERSIONS = 8
+_rendered: OrderedDict[str, KnowledgeBase] = OrderedDict()
+_lock = threading.Lock()
 
-@lru_cache(maxsize=1)
+
 def default_kb() -> KnowledgeBase:
-    """The process-wide knowledge base, rendered from the default kernel's rules."""
+    """The knowledge base of the rules the default kernel serves now: its policy articles
+    follow a reload (RULES_DIR, ``--rules-dir``, the admin route). Built once per rules
+    version; the last few versions are kept."""
     from novamart.kernel import default_kernel
 
-    return KnowledgeBase.load(default_kernel().rulebook)
+    rulebook = default_kernel().rulebook
+    with _lock:
+        kb = _rendered.get(rulebook.version)
+        if kb is None:
+            kb = _rendered[rulebook.version] = KnowledgeBase.load(rulebook)
+            while len(_rendered) > KEPT_VERSIONS:
+                _rendered.popitem(last=False)
+        return kb
 
 
 __all__ = ["Article", "Hit", "KnowledgeBase", "KnowledgeBaseError", "default_kb"]

@@ -55,6 +55,7 @@ from openenv.core.env_server.types import Action, EnvironmentMetadata, Observati
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
+from novamart.episode import CustomerSimulator
 from novamart.kernel import PolicyKernel, default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
@@ -184,7 +185,11 @@ def readme_text() -> str | None:
 class NovamartEnvironment(TaskCatalog, MCPEnvironment):
     SUPPORTS_CONCURRENT_SESSIONS = True
 
-    def __init__(self, kernel: PolicyKernel | None = None) -> None:
+    def __init__(
+        self, kernel: PolicyKernel | None = None, customer: CustomerSimulator | None = None
+    ) -> None:
+        """``customer`` answers the agent's messages in order cases (None: the deterministic
+        simulator, novamart.customer; the server always plays that one)."""
         server = FastMCP("novamart")
         for name, (description, schema) in CATALOGUE.items():
             server.add_tool(
@@ -203,6 +208,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
 
         self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
+        self._customer = customer
         self._run: Run | None = None
         self._variant: int | None = None
         self._mode: Mode = "guided"
@@ -253,7 +259,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         variant = check_variant(policy_variant, spec)
         rules = self._kernel.snapshot() if variant is None else self._kernel.variant(variant)
         self._mode = check_mode(mode)
-        self._run = start_run(spec, check_seed(seed), rules, ticket, self._mode)
+        self._run = start_run(spec, check_seed(seed), rules, ticket, self._mode, self._customer)
         self._variant = variant
         self._episode_id = episode_id or str(uuid4())
         self.rubric.bind(self._run)

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from novamart.episode import Episode
+from novamart.episode import CustomerSimulator, Episode
 from novamart.kb import default_kb
 from novamart.kb.handbook import handbook
 from novamart.kernel import CompiledRulebook, Grant
@@ -88,11 +88,17 @@ class PolicyRun:
     """An order case under the policies: novamart.episode, graded by novamart.reward."""
 
     def __init__(
-        self, task: TaskSpec, seed: int | None, rules: CompiledRulebook, mode: Mode = "guided"
+        self,
+        task: TaskSpec,
+        seed: int | None,
+        rules: CompiledRulebook,
+        mode: Mode = "guided",
+        customer: CustomerSimulator | None = None,
     ) -> None:
         self.task, self.seed = task, seed
         scenario = build_scenario(task.name, seed, rules.rulebook)
         self.episode = Episode.start(task, scenario, rules, mode, offered(task, mode))
+        self.episode.simulator = customer
         self.grade = ZERO
 
     @property
@@ -295,7 +301,7 @@ class TicketRun:
             conversation.append(f"agent: {self.session.state.response}")
         return {
             "family": view.family,
-            "difficulty": view.difficulty,
+            "difficulty": self.task.difficulty,
             "instructions": view.instructions,
             "customer_name": ticket.customer_name,
             "issue_description": ticket.text,
@@ -323,9 +329,11 @@ def start_run(
     rules: CompiledRulebook,
     ticket: dict[str, Any] | None,
     mode: Mode = "guided",
+    customer: CustomerSimulator | None = None,
 ) -> Run:
     """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks, a ``mode``
-    other than guided only for order cases."""
+    other than guided only for order cases; ``customer`` answers an order case's messages
+    (None: the deterministic simulator)."""
     if task.is_ticket:
         if mode != "guided":
             raise ValueError(f"mode {mode!r} is for order cases; {task.name} plays guided only")
@@ -334,4 +342,4 @@ def start_run(
         raise ValueError(
             f"the ticket argument is for ticket tasks ({', '.join(FAMILIES)}), not {task.name}"
         )
-    return PolicyRun(task, seed, rules, mode)
+    return PolicyRun(task, seed, rules, mode, customer)

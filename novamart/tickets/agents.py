@@ -163,17 +163,54 @@ def _classify(text: str) -> tuple[str, str]:
     return category, "high" if any(w in low for w in _URGENT) else "medium"
 
 
+_ITEM = re.compile(r"^(?:[-*]|\d+[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _blocks(text: str) -> list[tuple[bool, str]]:
+    """An article as (is a list item, text) blocks: paragraphs and list items, their
+    continuation lines joined, markers dropped; headings (lines ending in ':') left out."""
+    blocks: list[tuple[bool, str]] = []
+    broken = True  # a blank line or a heading came last: the next line starts a block
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.endswith(":"):
+            broken = True
+            continue
+        item = _ITEM.match(line)
+        # a paragraph goes on until a break; an item, on its indented lines
+        continues = not broken and item is None and (not blocks[-1][0] or raw[:1].isspace())
+        if continues:
+            blocks[-1] = (blocks[-1][0], f"{blocks[-1][1]} {line}")
+        else:
+            blocks.append((item is not None, line[item.end() :] if item else line))
+        broken = False
+    return blocks
+
+
+def summary(text: str, most: int = 2) -> str:
+    """The first ``most`` whole sentences of an article: from its paragraphs, and from its
+    list items when they are sentences (capitalised, with a full stop); headings and
+    fragments (a bare number, a clause of a list) are never cut into the reply."""
+    sentences = []
+    for is_item, block in _blocks(text):
+        parts = [block] if is_item else _SENTENCE_END.split(block)
+        sentences += [p for p in parts if p[:1].isupper() and p[-1:] in ".!?"]
+        if len(sentences) >= most:
+            break
+    return " ".join(sentences[:most])
+
+
 def _reply_from_search(brief: Brief) -> Script:
     """Search with the ticket, answer with the top article's first two sentences."""
     result = yield "search_kb", {"query": brief.ticket.text[:500]}
     results = result.get("results", [])
-    if not results:
+    top = results[0] if results else None
+    found = summary(top["text"]) if top else ""
+    if top is None or not found:
         message = _letter(brief, "We will look into this for you.")
     else:
-        top = results[0]
-        body = re.sub(r"^\s*\d+\.\s+", "", top["text"], flags=re.MULTILINE)  # list numbers
-        summary = " ".join(re.split(r"(?<=[.!?])\s+", body.replace("\n", " "))[:2])
-        message = _letter(brief, f"{summary} (see {top['id']})")
+        message = _letter(brief, f"{found} (see {top['id']})")
     yield "respond_to_customer", {"message": message}
 
 

@@ -34,7 +34,8 @@ def respond_to_customer(episode: Episode, args: RespondArgs) -> Result:
     record = read_message(episode, args.message)
     episode.messages.append(record)
     episode.conversation.append(f"agent: {args.message}")
-    answer = customer.reply(episode, record)
+    speaker = episode.simulator
+    answer = customer.reply(episode, record) if speaker is None else speaker.reply(episode, record)
     episode.conversation.append(f"customer: {answer}")
     return ok(customer_reply=answer, conversation_closed=episode.customer.closed)
 

@@ -89,13 +89,18 @@ def test_reset_gives_the_canonical_ticket_or_a_seeded_variant(
         task,
         spec.canonical().ticket.ticket_id,
     )
-    assert first.difficulty == spec.canonical().difficulty and first.instructions
+    assert first.difficulty == TICKET_TASKS[task].difficulty and first.instructions
     assert first.available_actions == list(TICKET_TASKS[task].tools)
     assert (first.step_number, first.max_steps, first.reward, first.done) == (0, 6, 0.0, False)
     assert first.order_id == "" and first.days_since_purchase is None
     variant = env.reset(task=task, seed=7)
     assert variant.issue_description == spec.generate(7).ticket.text
     assert env.state.seed == 7 and env.state.task == task
+    # the difficulty shown is the task's (as the README's task table has it), whatever
+    # level the seed drew for its ticket
+    levels = {env.reset(task=task, seed=s).difficulty for s in range(12)}
+    assert {spec.generate(s).difficulty for s in range(12)} != {spec.level}
+    assert levels == {spec.level}
 
 
 def test_observation_fields_fill_as_facts_are_discovered(env: NovamartEnvironment) -> None:

@@ -3,7 +3,10 @@
 It is the one stand-in the project allows (no model is reachable from CI). ``/v1/chat/
 completions`` answers each request with what its script returns for it: tool calls, plain
 text, a garbage body, an HTTP error, or any of these after a delay. Every request body is
-recorded so tests can check what the client sent (tools, temperature, tool results).
+recorded so tests can check what the client sent (tools, temperature, seed, tool results).
+Set as a client's HTTPS proxy it also records, and refuses, every tunnel the client asks
+for, so a test sees an attempt to reach a real endpoint without anything leaving the
+machine.
 """
 
 from __future__ import annotations
@@ -72,6 +75,14 @@ Script = Callable[[dict[str, Any], int], Answer]
 class StandIn:
     url: str
     requests: list[dict[str, Any]] = field(default_factory=list)
+    tunnels: list[str] = field(default_factory=list)
+    """Hosts a client asked to reach through the stand-in as its HTTPS proxy (``proxy``):
+    any attempt to reach the outside shows up here, and is refused."""
+
+    @property
+    def proxy(self) -> str:
+        """The stand-in as an HTTP(S)_PROXY: it sees every connection a client would open."""
+        return self.url.removesuffix("/v1")
 
 
 def _handler(script: Script, stand_in: StandIn, lock: threading.Lock) -> type:
@@ -95,6 +106,13 @@ def _handler(script: Script, stand_in: StandIn, lock: threading.Lock) -> type:
                 self.wfile.write(answer.body)
             except OSError:  # the client gave up waiting (a scripted slow reply)
                 pass
+
+        def do_CONNECT(self) -> None:
+            with lock:
+                stand_in.tunnels.append(self.path)
+            self.send_response(403)  # never a tunnel to the outside
+            self.send_header("Content-Length", "0")
+            self.end_headers()
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

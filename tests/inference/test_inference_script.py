@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import inference
 from novamart.evaluation.sessions import InProcessSession
+from novamart.evaluation.status import NOTHING_MEASURED
 from novamart.scenarios import TASKS
 from novamart.server.launch import free_port
 from novamart.tickets.family import FAMILIES
@@ -48,8 +49,8 @@ def invoke(model: StandIn, name: str, *args: str) -> Run:
     return Run(name, result.exit_code, result.stdout, result.stderr)
 
 
-def episodes_of(run: Run) -> list[Episode]:
-    assert run.returncode == 0, run.stderr
+def episodes_of(run: Run, status: int = 0) -> list[Episode]:
+    assert run.returncode == status, run.stderr
     episodes = parse(run.stdout)
     assert [e.task for e in episodes] == IN_ORDER
     return episodes
@@ -149,7 +150,8 @@ def test_the_model_gets_the_environments_tools_and_its_results(inference_runs: R
     requests = requests_of(inference_runs, "standin-local")
     tools = {task: env_tools(task) for task in IN_ORDER}
     seen = set()
-    assert requests and all(r["temperature"] == 0 for r in requests)
+    # canonical cases, one trial: the agent's seed is 0
+    assert requests and all(r["temperature"] == 0 and r["seed"] == 0 for r in requests)
     for request in requests:
         task = task_of(request)
         seen.add(task)
@@ -182,7 +184,8 @@ def test_errors_garbage_and_slow_replies_end_episodes_not_the_run(
     faulty_model: StandIn, caplog: pytest.LogCaptureFixture
 ) -> None:
     run = invoke(faulty_model, "standin-faulty", *FAULT_OPTIONS)
-    episodes = episodes_of(run)
+    episodes = episodes_of(run, NOTHING_MEASURED)  # every episode ended early: a CI notices
+    assert run.stderr.startswith(f"Error: all {len(IN_ORDER)} episodes of standin-faulty ended")
     assert [len(e.steps) for e in episodes] == [0, 1] + [0] * (len(IN_ORDER) - 2)
     assert not any(e.success for e in episodes)
     ended = [r.getMessage() for r in caplog.records if "ended early" in r.getMessage()]
@@ -201,6 +204,7 @@ def test_an_unknown_task_is_refused_before_any_episode(planner_model: StandIn) -
 
 def test_an_unreachable_server_ends_every_episode_cleanly(planner_model: StandIn) -> None:
     url = f"http://127.0.0.1:{free_port()}"
-    episodes = episodes_of(invoke(planner_model, "standin-nowhere", "--env-url", url))
+    run = invoke(planner_model, "standin-nowhere", "--env-url", url)
+    episodes = episodes_of(run, NOTHING_MEASURED)
     assert [(len(e.steps), e.success) for e in episodes] == [(0, False)] * len(IN_ORDER)
     assert planner_model.requests == []

@@ -1,16 +1,18 @@
 """Per family: the oracle reaches >= 0.95, every exploit stays at or below its bound (0.3; one
-fixed recovery reply 0.5), the heuristic lands in between; rewards sum to the final score,
-grades stay in [0, 1], and no step before the reply tells which search result is the answer."""
+fixed recovery reply 0.5), the heuristic lands in between (and writes whole sentences);
+rewards sum to the final score, grades stay in [0, 1], and no step before the reply tells
+which search result is the answer."""
 
 from __future__ import annotations
 
+import re
 from statistics import mean
 
 import pytest
 
 from novamart.kb import default_kb
 from novamart.tickets import FAMILIES, TicketSession
-from novamart.tickets.agents import AGENTS, EXPLOITS, Brief, bound, play, run
+from novamart.tickets.agents import AGENTS, EXPLOITS, Brief, bound, play, run, summary
 
 N = 60
 CASES = [(family, name) for family in FAMILIES for name in EXPLOITS]
@@ -87,3 +89,22 @@ def test_hard_tickets_are_harder_than_easy_ones(family: str) -> None:
         return mean(run(AGENTS["heuristic"], spec.generate(s, difficulty))[0] for s in range(200))
 
     assert level("easy") > level("hard") + 0.15
+
+
+def test_the_heuristic_answers_in_whole_sentences() -> None:
+    """Its reply is the top article's first sentences: never a heading, a list marker or a
+    bare number cut out of a numbered list ("... is shared. 1. (see KB-040)")."""
+    for article in default_kb().articles.values():
+        sentences = re.split(r"(?<=[.!?])\s+", summary(article.body))
+        assert all(s[:1].isupper() and s[-1:] in ".!?" for s in sentences), article.id
+    assert summary(default_kb().articles["KB-040"].body).endswith(
+        "Choose Forgot password on the sign-in page to get a reset link."
+    )
+    for family in ("kb_grounded_response", "escalation_safety", "account_recovery"):
+        for scenario in FAMILIES[family].dataset(N):
+            session = TicketSession(scenario)
+            play(AGENTS["heuristic"](Brief(family, scenario.ticket)), session)
+            reply = session.state.response or ""
+            cited = re.search(r"\n\n(.*) \(see [\w-]+\)\n\n", reply)
+            assert cited, reply
+            assert not re.search(r"(^|\s)(\d+[.)]|-)(\s|$)", cited[1]), reply
