@@ -16,10 +16,10 @@ at once (exit status 2, one line, nothing sent). The environment runs in this pr
 unless --env-url names a server; --rules-dir (or RULES_DIR) picks the rule files it plays,
 --trials K plays every case K times, --customer llm lets a model play the customer
 (CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY). Every task runs by default
-(the three order cases and the five ticket families), easy -> medium -> hard. Model calls
+(the four order cases and the five ticket families), easy -> medium -> hard. Model calls
 time out after 30 s and are retried with backoff; an episode whose model stays unreachable,
 or that spends its 120 s model-time budget, ends with ``[END] success=false`` and the run
-goes on, so the eight tasks take at most 16 minutes of model time.
+goes on, so the nine tasks take at most 18 minutes of model time.
 
 ``--dataset FILE`` (.csv or .jsonl, seed 003 columns) plays each row of the file once for
 each ticket task it can serve, instead of seeds; every row is checked first, and a malformed
@@ -88,7 +88,7 @@ def main(
     """Run the baseline agent on every task and print the [START]/[STEP]/[END] lines."""
     plan = None if dataset is None else options.dataset_plan(ctx, dataset, tasks)
     task_names = plan.tasks if plan else options.ordered_tasks(tasks)
-    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan, trials)
+    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan, trials=trials)
     emit = emitter(sys.stdout)
     called = models(
         not offline,

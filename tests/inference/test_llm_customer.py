@@ -14,7 +14,7 @@ from typing import Any
 
 from typer.testing import CliRunner, Result
 
-from novamart.evaluation.llm_customer import STOP
+from novamart.evaluation.llm_customer import STOP, TONES
 from novamart.evaluation.results import EpisodeResult, EvalResults
 from novamart.evaluation.status import NOTHING_MEASURED
 from novamart.kernel import default_kernel
@@ -25,8 +25,20 @@ from tests.inference.standin import Answer, StandIn, serve, status, text
 from tests.inference.test_eval_cli import app as eval_app
 from tests.inference.test_inference_script import app as inference_app
 
-TASK, SEED = "loyalty_negotiation", 1
-"""A haggling customer who lies about their tier (frustrated_false_tier)."""
+TASK = "loyalty_negotiation"
+
+
+def _lying_haggler(seed: int) -> bool:
+    scenario = build_scenario(TASK, seed)
+    claims = PERSONAS[scenario.persona].trait == "tier_claim"
+    lies = claims and scenario.claimed_tier not in (None, scenario.customer.tier)
+    claimed = scenario.defect_claimed and not scenario.defect_real
+    return lies and claimed and scenario.pushes_back and not scenario.faults
+
+
+SEED = next(s for s in range(1_000) if _lying_haggler(s))
+"""A haggling customer who lies about their tier and claims a defect a check will not find
+(and no tool fails, so the stop token comes before the step limit)."""
 PUSHBACK = "Store credit? I asked for my money back. Why is a refund not possible?"
 SETTLED = f"Fine, I'll take the credit. Thanks. {STOP}"
 
@@ -68,7 +80,7 @@ def test_the_customer_model_is_told_the_case_and_its_replies_drive_the_episode(
     episode = only_episode(tmp_path / "r.json")
     scenario = build_scenario(TASK, SEED)
     persona = PERSONAS[scenario.persona]
-    assert persona.trait == "false_tier" and scenario.pushes_back
+    assert persona.trait == "tier_claim"
     assert len(stand_in.requests) == 2
     for request in stand_in.requests:
         assert request["model"] == "customer-model" and request["seed"] == SEED
@@ -82,7 +94,7 @@ def test_the_customer_model_is_told_the_case_and_its_replies_drive_the_episode(
         truth += [f"${order.price:.2f}", scenario.symptom, "will not confirm a fault", wish]
         truth += [f"loyalty tier {who.tier}", f"claim to be a {scenario.claimed_tier} member"]
         assert all(part in brief for part in truth), brief
-        assert "push back once" in brief and "frustrated" in brief and STOP in brief
+        assert "push back once" in brief and TONES[persona.tone] in brief and STOP in brief
         # the conversation from the customer's side: its opening, then the agent's words
         conversation = request["messages"][1:]
         assert conversation[0] == {"role": "assistant", "content": scenario.opening}

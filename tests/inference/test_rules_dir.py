@@ -54,6 +54,17 @@ def optima(results: EvalResults) -> set[tuple[str, str]]:
     return {(best["resolution"], best["policy"]) for best in revealed}
 
 
+def days(results: EvalResults) -> list[int]:
+    """How long ago each easy_refund order was placed, as the lookups of the run found."""
+    return [
+        s.result["days_since_purchase"]
+        for e in results.episodes
+        if e.task == "easy_refund"
+        for s in e.trajectory
+        if s.tool == "lookup_order" and s.result and s.result.get("ok")
+    ]
+
+
 def policy_articles(results: EvalResults) -> str:
     """The text of every article the searches of the run returned."""
     return "\n".join(
@@ -75,9 +86,9 @@ def test_an_edited_copy_changes_the_reported_ground_truth(
     assert edited.settings.rules_dir == str(edited_rules)
     assert edited.settings.rules_version == PolicyKernel(edited_rules).version != original
     assert f"--rules-dir {edited_rules}" in edited.settings.command
-    # every easy_refund case is inside 30 days, none inside 3: the optimum moves
-    assert optima(repository) == {("full_refund", "standard_return")}
-    assert ("full_refund", "standard_return") not in optima(edited)
+    # easy_refund keeps its character (a standard return), drawn from the edited window
+    assert optima(repository) == optima(edited) == {("full_refund", "standard_return")}
+    assert max(days(edited)) <= 3 and days(edited) != days(repository)
     assert {e.score for e in edited.episodes if e.agent == "oracle"} == {1.0}
     # the help centre renders the same rules
     assert "is at most 30" in policy_articles(repository)
@@ -91,6 +102,12 @@ def test_an_edited_copy_changes_the_reported_ground_truth(
 
 
 def test_inference_plays_the_edited_rules(edited_rules: Path) -> None:
+    """A standard return that grants an exchange instead of a refund: the offline agent
+    (which reads check_policy) exchanges the canonical easy_refund item."""
+    policy = edited_rules / "standard_return.yaml"
+    refund = "  - resolution: full_refund\n    amount: order.price\n"
+    assert refund in policy.read_text()
+    policy.write_text(policy.read_text().replace(refund, "  - resolution: exchange\n    amount: 0\n"))
     args = ["--offline", "--tasks", "easy_refund"]
     ways: list[tuple[list[str], dict[str, str | None] | None]] = [
         ([], None),
@@ -100,7 +117,7 @@ def test_inference_plays_the_edited_rules(edited_rules: Path) -> None:
     runs = [CliRunner().invoke(inference_app, [*args, *extra], env=env) for extra, env in ways]
     tools = [[s.tool for s in parse(r.stdout)[0].steps] for r in runs]
     assert "process_refund" in tools[0]
-    assert "process_refund" not in tools[1] and "escalate_to_manager" in tools[1]
+    assert "process_refund" not in tools[1] and "process_exchange" in tools[1]
     assert tools[2] == tools[1]
 
 

@@ -136,7 +136,12 @@ def test_exploits_are_filed_where_they_cheat(played: tuple[EvalResults, Path]) -
     results, _ = played
     causes = {(c.agent, c.task): {g.cause for g in c.failures} for c in results.cells}
     assert causes["tool_spam", "easy_refund"] <= {"resolution", "wrong_resolution", "loop"}
-    assert causes["whole_kb", "kb_grounded_response"] & {"focus", "paraphrase", "coverage"}
+    assert causes["whole_kb", "kb_grounded_response"] & {
+        "focus",
+        "paraphrase",
+        "coverage",
+        "retrieval",
+    }
 
 
 class LaterReveal(NovamartObservation):
@@ -176,7 +181,7 @@ def test_the_reports_show_scores_failures_and_transcripts(
 ) -> None:
     results, folder = played
     page, html = (folder / "r.md").read_text(), (folder / "r.html").read_text()
-    title = "NovaMart evaluation: 5 agents on 8 tasks (3 seeds from 11)"
+    title = f"NovaMart evaluation: 5 agents on {len(TASKS)} tasks (3 seeds from 11)"
     assert page.startswith(f"# {title}\n") and f"<title>{title}</title>" in html
     assert "baseline" not in title
     for task in TASKS:
