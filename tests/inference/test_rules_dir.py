@@ -107,7 +107,8 @@ def test_inference_plays_the_edited_rules(edited_rules: Path) -> None:
     policy = edited_rules / "standard_return.yaml"
     refund = "  - resolution: full_refund\n    amount: order.price\n"
     assert refund in policy.read_text()
-    policy.write_text(policy.read_text().replace(refund, "  - resolution: exchange\n    amount: 0\n"))
+    exchange = "  - resolution: exchange\n    amount: 0\n"
+    policy.write_text(policy.read_text().replace(refund, exchange))
     args = ["--offline", "--tasks", "easy_refund"]
     ways: list[tuple[list[str], dict[str, str | None] | None]] = [
         ([], None),
