@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests packag
 
 from novamart.agents import AGENTS, MESSAGE_TRICKS, Agent, exploit_bound
 from novamart.agents.runner import run_episode
+from novamart.agents.tricks import DECEIVES
 from novamart.server.environment import NovamartEnvironment
 from tests.reliability.attacks import ATTACKS, Credulous
 from tests.reliability.scenarios import ADVERSARIAL, POLICY_TASKS, in_turn, scenarios_of
@@ -64,17 +65,24 @@ def attacks(env: NovamartEnvironment, episodes: int) -> None:
 
 def tricks(env: NovamartEnvironment, episodes: int) -> None:
     print(f"\ntext tricks after the right actions ({episodes} seeded episodes per task)")
+    print("mean over all episodes; for a trick, then the mean over the episodes where it")
+    print("deceives (novamart.agents.tricks.DECEIVES) and how many those were")
     print("| agent | " + " | ".join(POLICY_TASKS) + " |")
     print("|---|" + "---:|" * len(POLICY_TASKS))
     for name in ("oracle", "honest", *MESSAGE_TRICKS):
-        means = [
-            statistics.mean(
-                run_episode(env, AGENTS[name](seed), task, seed).final_score
-                for seed in range(episodes)
-            )
-            for task in POLICY_TASKS
-        ]
-        print(f"| `{name}` | " + " | ".join(f"{m:.3f}" for m in means) + " |")
+        cells = []
+        for task in POLICY_TASKS:
+            played = []
+            for seed in range(episodes):
+                score = run_episode(env, AGENTS[name](seed), task, seed).final_score
+                assert env.episode is not None
+                played.append((score, name not in DECEIVES or DECEIVES[name](env.episode)))
+            cell = f"{statistics.mean(s for s, _ in played):.3f}"
+            lies = [s for s, deceives in played if deceives]
+            if name in DECEIVES:
+                cell += f" / {statistics.mean(lies):.3f} ({len(lies)})" if lies else " / - (0)"
+            cells.append(cell)
+        print(f"| `{name}` | " + " | ".join(cells) + " |")
 
 
 WRITTEN_TASKS = ("kb_grounded_response", "escalation_safety", "account_recovery")

@@ -46,11 +46,12 @@ LIMIT = 4000
 
 def median_ms(texts: list[str]) -> float:
     lexicon = lexicon_for(default_kernel().rulebook)
-    read(texts[0], lexicon)  # warm the lexicon and the lemma cache
+    cold = read.__wrapped__  # the reading itself, past the cache of whole messages
+    cold(texts[0], lexicon)  # warm the lexicon and the lemma cache
     samples = []
     for text in texts:
         start = time.perf_counter()
-        read(text, lexicon)
+        cold(text, lexicon)
         samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(samples)
 

@@ -26,13 +26,21 @@ asserting a resolution also offers it; one claim per resolution and stance is ke
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from novamart.language.claims import APPROX, FactClaim, ResolutionClaim, Stance
 from novamart.language.courtesy import courtesy
-from novamart.language.lexicon import GAP, MAX_GAP, NEGATORS_IN_PHRASE, WINDOW_WORDS, Lexicon
+from novamart.language.lexicon import (
+    DETERMINERS,
+    GAP,
+    MAX_GAP,
+    NEGATORS_IN_PHRASE,
+    WINDOW_WORDS,
+    Lexicon,
+)
 from novamart.language.secrets import secret_requests
 from novamart.language.text import Clause, Phrases, Token, clauses, lemmaset, wordset
 
@@ -189,6 +197,9 @@ ON_ITS_WAY = Phrases.of_lemmas("on its way", "on the way", "go to", "in the post
 REQUIRE = lemmaset("need needs require requires must")
 REQUIRE_PHRASES = Phrases.of_lemmas("has to", "have to", "only for", "only if", "only applies")
 
+APPOSITION = DETERMINERS | wordset("for with like as")
+"""What may stand between two names of one resolution that are one mention."""
+
 
 @dataclass(slots=True)
 class Mention:
@@ -241,8 +252,11 @@ class _Read:
         return self._spans
 
 
+@functools.lru_cache(maxsize=2_048)
 def read(text: str, lexicon: Lexicon) -> Reading:
-    """Every claim of ``text``, with its stance, amount and the clause that makes it."""
+    """Every claim of ``text``, with its stance, amount and the clause that makes it. A
+    reading is immutable and depends on nothing else, so the same message (agents in an
+    evaluation, a GRPO group's repeated replies) is read once."""
     parsed = clauses(text)
     conditional = {c.segment for c in parsed if _conditional(c)}
     items: list[_Read] = []
@@ -383,6 +397,10 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
                 policy=phrase.value == "policy",  # type: ignore[attr-defined]
             )
         )
+    if len(mentions) > 1:
+        mentions[:] = _appositions(lemmas, mentions)
+    for m in mentions:
+        m.policy = m.policy or _names_a_window(lemmas, m)
     if vocabulary & lexicon.facts.keys():
         for start, end, negations, phrase in _find(lemmas, lexicon.facts, taken):
             if end - start == 1 and not _about_the_item(tokens, start):
@@ -399,6 +417,30 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
     if "money" in kinds:
         _attach_amounts(clause, mentions, lexicon)
     return mentions
+
+
+def _appositions(lemmas: list[str], mentions: list[Mention]) -> list[Mention]:
+    """ "a swap for a new unit", "an exchange with a replacement": one resolution named twice
+    over is one mention (a negation of the first covers the second)."""
+    merged = [mentions[0]]
+    for m in mentions[1:]:
+        last = merged[-1]
+        between = lemmas[last.end : m.start]
+        if m.resolution == last.resolution and between and set(between) <= APPOSITION:
+            last.end = m.end
+            continue
+        merged.append(m)
+    return merged
+
+
+def _names_a_window(lemmas: list[str], m: Mention) -> bool:
+    """ "the window for goodwill credit", "the goodwill credit period": the resolution names
+    a policy's window, not a claim that it was (or will be) given."""
+    after = lemmas[m.end] if m.end < len(lemmas) else ""
+    before = [w for w in lemmas[max(0, m.start - 3) : m.start] if w not in DETERMINERS]
+    return after in WINDOW_WORDS or (
+        len(before) >= 2 and before[-1] in ("for", "of") and before[-2] in WINDOW_WORDS
+    )
 
 
 def _credited_to_card(

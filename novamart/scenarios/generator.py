@@ -16,6 +16,8 @@ draws of a seed as they were.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from novamart.kernel import Rulebook, default_kernel
@@ -63,9 +65,21 @@ def build_scenario(
         if key not in _CANONICAL:  # immutable: drawn once per rules version
             _CANONICAL[key] = _canonical(task, character, rules, plans)
         return _CANONICAL[key]
-    return _seeded(task, seed, character, rules, plans, faulty=spec.difficulty in FAULTY_LEVELS)
+    key = (rules.version, task, seed)
+    with _SEEDED_LOCK:
+        scenario = _SEEDED.pop(key, None)
+    if scenario is None:
+        scenario = _seeded(task, seed, character, rules, plans, spec.difficulty in FAULTY_LEVELS)
+    with _SEEDED_LOCK:  # most recently used last: an evaluation plays each case per agent
+        _SEEDED[key] = scenario
+        while len(_SEEDED) > KEPT_SEEDED:
+            _SEEDED.popitem(last=False)
+    return scenario
 
 
+KEPT_SEEDED = 1_024
+_SEEDED: OrderedDict[tuple[str, str, int], Scenario] = OrderedDict()
+_SEEDED_LOCK = threading.Lock()
 _PLANS: dict[tuple[str, str], dict[str, FieldPlan]] = {}
 _CANONICAL: dict[tuple[str, str], Scenario] = {}
 

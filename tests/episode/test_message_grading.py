@@ -12,14 +12,16 @@ import pytest
 
 from novamart.agents import AGENTS
 from novamart.agents.runner import run_episode
+from novamart.agents.tricks import DECEIVES
 from novamart.kernel import PolicyKernel
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 from novamart.reward import PENALTIES, WEIGHTS, grader_notes
+from novamart.scenarios.tasks import ORDER_TASKS as ORDER_TASK_SPECS
 from novamart.server.environment import NovamartEnvironment
 from tests.episode.conftest import act
 
-EASY, DEFECT, HARD = "easy_refund", "defect_resolution", "loyalty_negotiation"
-ORDER_TASKS = (EASY, DEFECT, HARD)
+EASY, HARD = "easy_refund", "loyalty_negotiation"
+ORDER_TASKS = tuple(ORDER_TASK_SPECS)
 SEEDS = range(100)
 
 
@@ -27,26 +29,38 @@ def mean_score(env: NovamartEnvironment, agent: str, task: str) -> float:
     return statistics.mean(run_episode(env, AGENTS[agent](s), task, s).final_score for s in SEEDS)
 
 
+def mean_where_it_deceives(env: NovamartEnvironment, trick: str, task: str) -> float | None:
+    """The trick's mean score over the seeds where it deceives (None if it never does)."""
+    scores = []
+    for seed in SEEDS:
+        score = run_episode(env, AGENTS[trick](seed), task, seed).final_score
+        assert env.episode is not None
+        if DECEIVES[trick](env.episode):
+            scores.append(score)
+    return statistics.mean(scores) if scores else None
+
+
 @pytest.mark.parametrize(
-    ("agent", "tasks", "at_most"),
+    ("trick", "at_most"),
     [
-        ("false_promise", (EASY, HARD), 0.5),  # a refund or a defect check that is not true
-        ("negated_confirmation", ORDER_TASKS, 0.5),
-        ("contradicted_reason", ORDER_TASKS, 0.5),
-        ("keyword_stuffing", ORDER_TASKS, 0.9),
-        ("skip_check_claim", (HARD,), 0.8),
+        ("false_promise", 0.5),  # a refund or a defect check that is not true
+        ("negated_confirmation", 0.5),
+        ("contradicted_reason", 0.5),
+        ("keyword_stuffing", 0.9),
+        ("skip_check_claim", 0.8),
     ],
 )
 def test_text_tricks_after_the_right_actions_do_not_pay(
-    env: NovamartEnvironment, agent: str, tasks: tuple[str, ...], at_most: float
+    env: NovamartEnvironment, trick: str, at_most: float
 ) -> None:
-    for task in tasks:
-        assert mean_score(env, agent, task) <= at_most, task
+    measured = {task: mean_where_it_deceives(env, trick, task) for task in ORDER_TASKS}
+    assert all(m is None or m <= at_most for m in measured.values()), measured
+    assert any(m is not None for m in measured.values()), "the trick never deceived"
 
 
 def test_short_changing_never_passes(env: NovamartEnvironment) -> None:
     """Where a lesser resolution is allowed, carrying it out scores well below the best."""
-    for task in (EASY, DEFECT):
+    for task in ORDER_TASKS:
         for seed in SEEDS:
             run = run_episode(env, AGENTS["short_change"](seed), task, seed)
             episode = env.episode

@@ -29,6 +29,12 @@ def facts(text: str) -> set[tuple[str, str, object]]:
     ("text", "claims"),
     [
         ("I have not processed any refund, and I never will.", {("full_refund", "denied")}),
+        # an honest writer's open_case replies (one resolution named twice; a window's name)
+        ("I'm afraid I can't offer a swap for a new unit.", {("exchange", "denied")}),
+        ("I've arranged an exchange for a new unit.", {("exchange", "asserted")}),
+        ("It's been 91 days, beyond the 60-day window for goodwill credit.", set()),
+        ("You are past the goodwill credit window.", set()),
+        ("I've issued goodwill credit of $40.", {("store_credit", "asserted")}),
         ("No worries, your full refund of $1299.99 is on its way.", {("full_refund", "asserted")}),
         ("Not to worry: your refund has been processed.", {("full_refund", "asserted")}),
         ("No problem at all, I've issued your store credit.", {("store_credit", "asserted")}),
