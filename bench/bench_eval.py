@@ -1,5 +1,5 @@
 """Benchmark: ``novamart eval`` of the README's baseline run (the command docs/baseline.md
-names: 13 reference agents x all 8 tasks x 100 episodes), trajectories included, and the
+names: 13 reference agents x all tasks x 100 episodes), trajectories included, and the
 size of its JSON.
 
 Targets (issue 14): under 30 s in-process, JSON under 50 MB. Measured three ways:

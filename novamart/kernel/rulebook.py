@@ -309,7 +309,9 @@ def load_rulebook(
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
     limits.check(policies, issues)
-    variants.check(policies, issues)
+    # with the facts or the catalogue broken, conditions and grants were left out: a vary
+    # entry naming them is not wrong, and the broken file's own issue says what is
+    variants.check(policies, issues, complete=schema is not None and not issues.catalogue_broken)
     checked_examples = _load_examples(examples, catalogue, schema, policies, issues)
     if issues.issues:
         raise RulebookError(issues.issues)
@@ -344,7 +346,7 @@ def _read_files(files: list[Path], digest: Any, issues: _Collector) -> dict[str,
             problem = yaml_advice.explain(e, text)
         else:
             if not parts and problem is None:
-                problem = 1, _empty_file(text)
+                problem = 1, _empty_file(text, path.name)
         if problem is not None:
             line, message = problem
             issues.issues.append(RuleIssue(file=name, line=line, where="", message=message))
@@ -379,8 +381,14 @@ def _alias(text: str) -> tuple[int, str] | None:
     return None
 
 
-def _empty_file(text: str) -> str:
+def _empty_file(text: str, name: str) -> str:
     what = "is empty" if not text.strip() else "holds only comments"
+    if name == FACTS_FILE:
+        return f"the file {what}: it declares the fact kinds under 'facts:' (see rules/README.md)"
+    if name == CATALOGUE_FILE:
+        return (
+            f"the file {what}: it lists the resolutions under 'resolutions:' (see rules/README.md)"
+        )
     return (
         f"the file {what}: a policy file starts with 'policy: <name>', then its clause, "
         "conditions and grants (see rules/README.md); delete the file if it is not needed"

@@ -56,13 +56,16 @@ def _targets(policy: Policy) -> dict[str, tuple[float, str]]:
     return found
 
 
-def check(policies: dict[str, Policy], issues: _Collector) -> None:
+def check(policies: dict[str, Policy], issues: _Collector, complete: bool = True) -> None:
     """Each ``vary`` entry names a number of its policy, with bounds of its kind (the bounds
-    need not hold the number written: an analyst editing a window need not touch them)."""
+    need not hold the number written: an analyst editing a window need not touch them).
+    Unless the policies are ``complete``, a name not found is let pass."""
     for policy in policies.values():
         targets = _targets(policy)
         for name, (lo, hi) in policy.vary.items():
             where = f"policy {policy.name}, vary {name}"
+            if name not in targets and not complete:
+                continue
             if name not in targets:
                 known = ", ".join(targets) or "none"
                 issues.add(
