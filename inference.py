@@ -15,7 +15,8 @@ The key is read from HF_TOKEN, else OPENAI_API_KEY, else API_KEY; without one th
 at once (exit status 2, one line, nothing sent). The environment runs in this process
 unless --env-url names a server; --rules-dir (or RULES_DIR) picks the rule files it plays,
 --trials K plays every case K times, --customer llm lets a model play the customer
-(CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY). Every task runs by default
+(CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY) and --judge llm grade the
+communication term (JUDGE_API_BASE_URL, JUDGE_MODEL_NAME, JUDGE_API_KEY). Every task runs by default
 (the four order cases and the five ticket families), easy -> medium -> hard. Model calls
 time out after 30 s and are retried with backoff; an episode whose model stays unreachable,
 or that spends its 120 s model-time budget, ends with ``[END] success=false`` and the run
@@ -79,6 +80,9 @@ def main(
     customer: options.Customer = "simulated",
     customer_model: options.CustomerModel = None,
     customer_api_base_url: options.CustomerApiBaseUrl = None,
+    judge: options.Judge = "reader",
+    judge_model: options.JudgeModel = None,
+    judge_api_base_url: options.JudgeApiBaseUrl = None,
     timeout: options.Timeout = None,
     retries: options.Retries = None,
     backoff: options.Backoff = None,
@@ -96,13 +100,14 @@ def main(
         (customer, customer_model, customer_api_base_url),
         (timeout, retries, backoff, episode_budget),
         env_url,
+        (judge, judge_model, judge_api_base_url),
     )
     settings = called.agent
     label = OFFLINE_AGENT if offline else settings.model
     results = []
     # Anything else written to stdout (a library's print) goes to stderr instead.
     with contextlib.redirect_stdout(sys.stderr), rules_in_process(ctx, rules_dir, env_url):
-        session = open_session(env_url, called.simulator)
+        session = open_session(env_url, called.simulator, called.grader)
         try:
             make = agent_factory(OFFLINE_AGENT if offline else LLM, session, settings)
             for play in plays:

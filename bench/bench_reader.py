@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
 
+from novamart.evaluation.corpus import load_corpus
 from novamart.kb import default_kb
 from novamart.kernel import default_kernel
 from novamart.language import lexicon_for, read
-from tests.language.labels import load_corpus
 
 DENSE = (
     "Hi {name}, thank you for waiting. I'm sorry, but a full refund isn't possible: the laptop "

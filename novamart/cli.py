@@ -10,6 +10,7 @@ import typer
 
 from novamart.analyst.explain_cli import explain_command
 from novamart.analyst.rules_cli import rules_app
+from novamart.evaluation.agreement import judge_agreement_command
 from novamart.evaluation.cli import eval_command
 from novamart.scenarios.cli import scenarios_command
 from novamart.server.cli import serve
@@ -23,6 +24,7 @@ app.add_typer(rules_app, name="rules")
 app.command("explain")(explain_command)
 app.command("serve")(serve)
 app.command("eval")(eval_command)
+app.command("judge-agreement")(judge_agreement_command)
 app.command("scenarios")(scenarios_command)
 
 

@@ -10,7 +10,8 @@ all pass); optionally writes the JSON results with every trajectory, a PNG bar c
 report (markdown, HTML) that names the command reproducing it, groups the failures by what
 cost the points and shows the episodes' transcripts. ``--agent llm`` plays an
 OpenAI-compatible model, configured like inference.py; ``--customer llm`` lets a model play
-the customer. Exit status: see novamart.evaluation.status.
+the customer, ``--judge llm`` grade the communication term
+(novamart.evaluation.llm_judge). Exit status: see novamart.evaluation.status.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from novamart.evaluation.results import EpisodeResult, EvalResults, RunSettings,
 
 if TYPE_CHECKING:
     from novamart.episode import CustomerSimulator
+    from novamart.reward import CommunicationJudge
 
 # The agents, the runner, the customer and the chart load the environment (and with it
 # OpenEnv's gradio) or matplotlib: imported when a run starts, so `novamart --help` and
@@ -65,6 +67,7 @@ def command_line(
     customer: LLMSettings | None,
     paths: dict[str, Path | None],
     transcripts: int | None,
+    judge: LLMSettings | None = None,
 ) -> str:
     """The canonical command that reproduces a run (recorded in the JSON and reports)."""
     parts = ["novamart", "eval", "--agent", ",".join(settings.agents)]
@@ -88,6 +91,9 @@ def command_line(
     if customer is not None:
         parts += ["--customer", "llm", "--customer-model", customer.model]
         parts += ["--customer-api-base-url", customer.api_base_url]
+    if judge is not None:
+        parts += ["--judge", "llm", "--judge-model", judge.model]
+        parts += ["--judge-api-base-url", judge.api_base_url]
     for option, path in paths.items():
         if path is not None:
             parts += [f"--{option}", str(path)]
@@ -102,16 +108,18 @@ def run_all(
     llm: LLMSettings | None,
     customer: CustomerSimulator | None,
     console: Console,
+    judge: CommunicationJudge | None = None,
 ) -> EvalResults:
     """Every agent on every play (a task's seed or dataset row, each trial), with a progress
-    bar; ``customer`` answers in order cases (None: the deterministic simulator). The
-    episodes are listed case by case (each case's agents together)."""
+    bar; ``customer`` answers in order cases (None: the deterministic simulator), ``judge``
+    grades their communication (None: the reader). The episodes are listed case by case
+    (each case's agents together)."""
     from novamart.evaluation.agents import LLM, agent_factory
     from novamart.evaluation.runner import run_episode
     from novamart.evaluation.sessions import open_session
 
     episodes: list[EpisodeResult] = []
-    session = open_session(settings.env_url, customer)
+    session = open_session(settings.env_url, customer, judge)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     try:
         makers = {agent: agent_factory(agent, session, llm) for agent in settings.agents}
@@ -164,6 +172,9 @@ def eval_command(
     customer: options.Customer = "simulated",
     customer_model: options.CustomerModel = None,
     customer_api_base_url: options.CustomerApiBaseUrl = None,
+    judge: options.Judge = "reader",
+    judge_model: options.JudgeModel = None,
+    judge_api_base_url: options.JudgeApiBaseUrl = None,
     timeout: options.Timeout = None,
     retries: options.Retries = None,
     backoff: options.Backoff = None,
@@ -196,6 +207,7 @@ def eval_command(
         (customer, customer_model, customer_api_base_url),
         (timeout, retries, backoff, episode_budget),
         env_url,
+        (judge, judge_model, judge_api_base_url),
     )
     llm, speaker = (called.agent if LLM in agents else None), called.customer
     stdout, stderr = Console(), Console(stderr=True)
@@ -216,12 +228,14 @@ def eval_command(
             model=llm.model if llm else None,
             customer="llm" if speaker else "simulated",
             customer_model=speaker.model if speaker else None,
+            judge="llm" if called.judge else "reader",
+            judge_model=called.judge.model if called.judge else None,
             rules_dir=None if rules_dir is None or env_url else str(rules_dir),
             rules_version=version,
         )
         paths = {"out": out, "chart": chart, "markdown": markdown_path, "html": html_path}
-        settings.command = command_line(settings, llm, speaker, paths, transcripts)
-        results = run_all(settings, plays, llm, called.simulator, stderr)
+        settings.command = command_line(settings, llm, speaker, paths, transcripts, called.judge)
+        results = run_all(settings, plays, llm, called.simulator, stderr, called.grader)
     for table in task_tables(results):
         stdout.print(table)
     failed = [e for e in results.episodes if e.error]

@@ -139,6 +139,29 @@ CustomerApiBaseUrl = Annotated[
         f"else {_default('api_base_url')}).",
     ),
 ]
+Judge = Annotated[
+    str,
+    typer.Option(
+        "--judge",
+        help="Who grades the communication term of order cases: 'reader' (deterministic, the "
+        "reference) or 'llm' (a model through a rubric, the reader as fallback: env "
+        "JUDGE_API_BASE_URL, JUDGE_MODEL_NAME, JUDGE_API_KEY).",
+    ),
+]
+JudgeModel = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-model",
+        help=f"The LLM judge's model (env JUDGE_MODEL_NAME, else {_default('model')}).",
+    ),
+]
+JudgeApiBaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-api-base-url",
+        help=f"The LLM judge's endpoint (env JUDGE_API_BASE_URL, else {_default('api_base_url')}).",
+    ),
+]
 
 EpisodeBudget = Annotated[
     float | None,

@@ -1,5 +1,6 @@
 """What ``inference.py`` and ``novamart eval`` settle before the first episode: the keys
-of the models they will call, the customer, and the rule files played in this process.
+of the models they will call, the customer and the judge, and the rule files played in this
+process.
 
 Each problem stops the run at once with exit status 2 and one line (a broken rule set: one
 line per problem), before any episode and before anything is sent over the network.
@@ -11,17 +12,18 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import typer
 
 from novamart.evaluation.chat import AGENT_VARIABLES, ChatModel, LLMSettings, ModelVariables
 from novamart.evaluation.llm_customer import CUSTOMER_VARIABLES, LLMCustomer
+from novamart.evaluation.llm_judge import JUDGE_VARIABLES, LLMJudge
 from novamart.evaluation.options import fail, given, llm_settings
 from novamart.kernel import RulebookError, default_kernel
 
-CustomerKind = Literal["simulated", "llm"]
-CUSTOMERS: tuple[CustomerKind, ...] = ("simulated", "llm")
+CUSTOMERS = ("simulated", "llm")
+JUDGES = ("reader", "llm")
+LLM = "llm"
 
 
 def require_key(settings: LLMSettings, variables: ModelVariables) -> None:
@@ -30,15 +32,18 @@ def require_key(settings: LLMSettings, variables: ModelVariables) -> None:
         fail(variables.missing_key())
 
 
-def customer_kind(value: str, env_url: str | None) -> CustomerKind:
-    if value not in CUSTOMERS:
-        fail(f"--customer must be one of {', '.join(CUSTOMERS)}, not {value!r}")
-    if value == "llm" and env_url is not None:
+def wants_model(option: str, value: str, choices: tuple[str, ...], env_url: str | None) -> bool:
+    """Whether ``--option value`` asks for a model (``llm``); stop on a value not among
+    ``choices``, and on ``llm`` with --env-url: the customer and the judge play inside the
+    environment, and a server plays its own deterministic ones."""
+    if value not in choices:
+        fail(f"--{option} must be one of {', '.join(choices)}, not {value!r}")
+    if value == LLM and env_url is not None:
         fail(
-            "--customer llm plays the customer inside the environment, in this process; "
-            "a server at --env-url answers with its own (deterministic) customer"
+            f"--{option} llm plays inside the environment, in this process; "
+            f"a server at --env-url plays its own (deterministic) {option}"
         )
-    return "llm" if value == "llm" else "simulated"
+    return value == LLM
 
 
 @dataclass(frozen=True)
@@ -50,32 +55,57 @@ class Models:
     customer: LLMSettings | None
     """The LLM customer's settings; None: the deterministic simulator answers."""
     simulator: LLMCustomer | None
+    judge: LLMSettings | None = None
+    """The LLM judge's settings; None: the deterministic reader grades communication."""
+    grader: LLMJudge | None = None
 
 
 Timing = tuple[float | None, int | None, float | None, float | None]
 """--timeout, --retries, --backoff, --episode-budget: shared by every model of a run."""
+Role = tuple[str, str | None, str | None]
+"""--customer / --judge, and that model's --*-model and --*-api-base-url."""
+
+
+def _role_model(
+    option: str,
+    role: Role,
+    choices: tuple[str, ...],
+    variables: ModelVariables,
+    timing: Timing,
+    env_url: str | None,
+) -> tuple[LLMSettings, ChatModel] | None:
+    kind, model, base_url = role
+    if not wants_model(option, kind, choices, env_url):
+        return None
+    settings = llm_settings(model, base_url, *timing, variables=variables)
+    require_key(settings, variables)
+    return settings, ChatModel(settings, variables=variables)
 
 
 def models(
     agent_is_model: bool,
     agent: tuple[str | None, str | None],
-    customer: tuple[str, str | None, str | None],
+    customer: Role,
     timing: Timing,
     env_url: str | None,
+    judge: Role = ("reader", None, None),
 ) -> Models:
-    """The agent's model ``(--model, --api-base-url)`` and the customer ``(--customer,
-    --customer-model, --customer-api-base-url)``, each configured from its own variables;
-    stop (exit status 2) when a model to be called has no key, or the LLM customer is asked
-    for with --env-url."""
+    """The agent's model ``(--model, --api-base-url)``, the customer ``(--customer,
+    --customer-model, --customer-api-base-url)`` and the judge (``--judge``, ...), each
+    configured from its own variables; stop (exit status 2) when a model to be called has no
+    key, or the LLM customer or judge is asked for with --env-url."""
     settings = llm_settings(*agent, *timing)
     if agent_is_model:
         require_key(settings, AGENT_VARIABLES)
-    kind, model, base_url = customer
-    if customer_kind(kind, env_url) == "simulated":
-        return Models(settings, None, None)
-    speaker = llm_settings(model, base_url, *timing, variables=CUSTOMER_VARIABLES)
-    require_key(speaker, CUSTOMER_VARIABLES)
-    return Models(settings, speaker, LLMCustomer(ChatModel(speaker, variables=CUSTOMER_VARIABLES)))
+    speaker = _role_model("customer", customer, CUSTOMERS, CUSTOMER_VARIABLES, timing, env_url)
+    grader = _role_model("judge", judge, JUDGES, JUDGE_VARIABLES, timing, env_url)
+    return Models(
+        settings,
+        None if speaker is None else speaker[0],
+        None if speaker is None else LLMCustomer(speaker[1]),
+        None if grader is None else grader[0],
+        None if grader is None else LLMJudge(grader[1]),
+    )
 
 
 @contextlib.contextmanager

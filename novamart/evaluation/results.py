@@ -123,6 +123,9 @@ class RunSettings(BaseModel):
     customer: str = "simulated"
     """Who answered the agent's messages: the deterministic simulator, or "llm"."""
     customer_model: str | None = None
+    judge: str = "reader"
+    """Who graded the communication term of order cases: the deterministic reader, or "llm"."""
+    judge_model: str | None = None
     rules_dir: str | None = None
     """The rule files played (None: the repository's rules/, or the server's own)."""
     rules_version: str | None = None
@@ -151,7 +154,8 @@ class RunSettings(BaseModel):
         played = Path(self.dataset).name if self.dataset is not None else _seeds(self)
         trials = f" × {self.trials} trials" if self.trials > 1 else ""
         customer = f", LLM customer {self.customer_model}" if self.customer == "llm" else ""
-        return f"NovaMart evaluation: {who} on {on} ({played}{trials}{customer})"
+        judge = f", LLM judge {self.judge_model}" if self.judge == "llm" else ""
+        return f"NovaMart evaluation: {who} on {on} ({played}{trials}{customer}{judge})"
 
 
 def _listed(names: list[str], kind: str, most: int = 3) -> str:

@@ -17,6 +17,7 @@ from openenv.core.sync_client import SyncEnvClient
 from novamart.client import NovamartEnv
 from novamart.episode import CustomerSimulator
 from novamart.models import NovamartObservation, NovamartState
+from novamart.reward import CommunicationJudge
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.runs import Hidden
 
@@ -63,12 +64,15 @@ def _observation(value: object) -> NovamartObservation:
 
 class InProcessSession:
     """A NovamartEnvironment in this process: no server, no sockets. ``customer`` answers
-    the agent's messages (None: the deterministic simulator)."""
+    the agent's messages (None: the deterministic simulator), ``judge`` grades their
+    communication (None: the reader)."""
 
     in_process = True
 
-    def __init__(self, customer: CustomerSimulator | None = None) -> None:
-        self._env = NovamartEnvironment(customer=customer)
+    def __init__(
+        self, customer: CustomerSimulator | None = None, judge: CommunicationJudge | None = None
+    ) -> None:
+        self._env = NovamartEnvironment(customer=customer, judge=judge)
 
     def reset(
         self, task: str, seed: int | None, ticket: Ticket | None = None, **case: Any
@@ -151,11 +155,18 @@ class RemoteSession:
             raise
 
 
-def open_session(env_url: str | None, customer: CustomerSimulator | None = None) -> EnvSession:
+def open_session(
+    env_url: str | None,
+    customer: CustomerSimulator | None = None,
+    judge: CommunicationJudge | None = None,
+) -> EnvSession:
     """In-process when ``env_url`` is None, else a client session to that server (whose
-    environment has its own customer: ``customer`` is for in-process sessions only)."""
+    environment has its own customer and grader: ``customer`` and ``judge`` are for
+    in-process sessions only)."""
     if env_url is None:
-        return InProcessSession(customer)
-    if customer is not None:
-        raise ValueError("the customer runs inside the environment: in-process sessions only")
+        return InProcessSession(customer, judge)
+    if customer is not None or judge is not None:
+        raise ValueError(
+            "the customer and the judge run inside the environment: in-process sessions only"
+        )
     return RemoteSession(env_url)

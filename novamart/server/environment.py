@@ -58,6 +58,7 @@ from pydantic.json_schema import SkipJsonSchema
 from novamart.episode import CustomerSimulator
 from novamart.kernel import PolicyKernel, default_kernel
 from novamart.models import NovamartObservation, NovamartState
+from novamart.reward import CommunicationJudge
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
 from novamart.scenarios.tasks import DEFAULT_TASK
 from novamart.server.runs import Hidden, Run, start_run
@@ -186,10 +187,14 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
     SUPPORTS_CONCURRENT_SESSIONS = True
 
     def __init__(
-        self, kernel: PolicyKernel | None = None, customer: CustomerSimulator | None = None
+        self,
+        kernel: PolicyKernel | None = None,
+        customer: CustomerSimulator | None = None,
+        judge: CommunicationJudge | None = None,
     ) -> None:
         """``customer`` answers the agent's messages in order cases (None: the deterministic
-        simulator, novamart.customer; the server always plays that one)."""
+        simulator, novamart.customer) and ``judge`` grades their communication (None: the
+        reader); the server always plays the deterministic ones."""
         server = FastMCP("novamart")
         for name, (description, schema) in CATALOGUE.items():
             server.add_tool(
@@ -209,6 +214,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
         self._customer = customer
+        self._judge = judge
         self._run: Run | None = None
         self._variant: int | None = None
         self._mode: Mode = "guided"
@@ -259,7 +265,9 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         variant = check_variant(policy_variant, spec)
         rules = self._kernel.snapshot() if variant is None else self._kernel.variant(variant)
         self._mode = check_mode(mode)
-        self._run = start_run(spec, check_seed(seed), rules, ticket, self._mode, self._customer)
+        self._run = start_run(
+            spec, check_seed(seed), rules, ticket, self._mode, self._customer, self._judge
+        )
         self._variant = variant
         self._episode_id = episode_id or str(uuid4())
         self.rubric.bind(self._run)

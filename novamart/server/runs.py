@@ -18,7 +18,15 @@ from novamart.kb import default_kb
 from novamart.kb.handbook import handbook
 from novamart.kernel import CompiledRulebook, Grant
 from novamart.models import GroundTruth, TerminationReason, TruthGrant
-from novamart.reward import ZERO, grade, grader_notes
+from novamart.reward import (
+    ZERO,
+    CommunicationJudge,
+    Judgement,
+    grade,
+    grader_notes,
+    judged,
+    judged_notes,
+)
 from novamart.scenarios import Mode, TaskSpec, build_scenario
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.dataset import scenario_from_row
@@ -94,12 +102,17 @@ class PolicyRun:
         rules: CompiledRulebook,
         mode: Mode = "guided",
         customer: CustomerSimulator | None = None,
+        judge: CommunicationJudge | None = None,
     ) -> None:
+        """``judge`` grades the communication term once the episode is over (None: the
+        reader's grade stands)."""
         self.task, self.seed = task, seed
         scenario = build_scenario(task.name, seed, rules.rulebook)
         self.episode = Episode.start(task, scenario, rules, mode, offered(task, mode))
         self.episode.simulator = customer
         self.grade = ZERO
+        self.judge = judge
+        self.judgement: Judgement | None = None
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -137,6 +150,9 @@ class PolicyRun:
         spec = TOOLS.get(name)
         episode.record(name, key, result, by_key=spec is not None and spec.kind == "communicate")
         self.grade = grade(episode)
+        if self.judge is not None and episode.done:  # the last call: judged once
+            self.judgement = self.judgement or self.judge.judge(episode)
+            self.grade = judged(episode, self.grade, self.judgement)
         return result
 
     def fields(self) -> dict[str, Any]:
@@ -175,11 +191,12 @@ class PolicyRun:
             needed_tools=[sorted(s) for s in episode.needed],
         )
         closed = episode.customer.closed
+        notes = grader_notes(episode)
         return Ending(
             termination="resolved" if closed else "step_limit",
             truncated=not closed,
             ground_truth=revealed,
-            notes=grader_notes(episode),
+            notes=notes if self.judgement is None else judged_notes(notes, self.judgement),
         )
 
     def _available(self) -> list[str]:
@@ -330,10 +347,12 @@ def start_run(
     ticket: dict[str, Any] | None,
     mode: Mode = "guided",
     customer: CustomerSimulator | None = None,
+    judge: CommunicationJudge | None = None,
 ) -> Run:
     """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks, a ``mode``
     other than guided only for order cases; ``customer`` answers an order case's messages
-    (None: the deterministic simulator)."""
+    (None: the deterministic simulator) and ``judge`` grades their communication (None: the
+    reader)."""
     if task.is_ticket:
         if mode != "guided":
             raise ValueError(f"mode {mode!r} is for order cases; {task.name} plays guided only")
@@ -342,4 +361,4 @@ def start_run(
         raise ValueError(
             f"the ticket argument is for ticket tasks ({', '.join(FAMILIES)}), not {task.name}"
         )
-    return PolicyRun(task, seed, rules, mode, customer)
+    return PolicyRun(task, seed, rules, mode, customer, judge)

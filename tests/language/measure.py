@@ -17,10 +17,10 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from novamart.evaluation.corpus import LabeledMessage, load_corpus, split
 from novamart.kernel import default_kernel
 from novamart.kernel.money import cents
 from novamart.language import FactClaim, Reading, lexicon_for, read
-from tests.language.labels import LabeledMessage, load_corpus
 
 DETECTORS = (
     "resolution asserted",
@@ -110,14 +110,6 @@ def table(scores: dict[str, Score]) -> str:
     for name, s in scores.items():
         rows.append(f"| {name} | {s.labeled} | {s.precision:.3f} | {s.recall:.3f} |")
     return "\n".join(rows)
-
-
-def split(corpus: list[LabeledMessage], part: str) -> list[LabeledMessage]:
-    """The development half (even ids, whose misses were read while building the reader) or
-    the held-out half (odd ids, never looked at): the held-out figures say how it
-    generalises."""
-    parity = 0 if part == "dev" else 1
-    return [m for m in corpus if int(m.id.rsplit("-", 1)[1]) % 2 == parity]
 
 
 def main(argv: list[str]) -> None:

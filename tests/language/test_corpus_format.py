@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
+from novamart.evaluation.corpus import CLASSES, VOICES, LabeledMessage, corpus_files, load_file
 from novamart.kernel import default_kernel
 from novamart.kernel.facts import NUMERIC
-from tests.language.labels import CLASSES, VOICES, LabeledMessage, corpus_files, load_file
 
 MIN_PER_VOICE = 40
 MIN_PER_CLASS = 20

@@ -1,4 +1,6 @@
-"""The labeled message corpus (tests/language/corpus/*.yaml) as typed records.
+"""The labeled message corpus (tests/language/corpus/*.yaml) as typed records: what the
+reader's precision and recall (tests/language/measure.py) and the LLM judge's agreement
+(``novamart judge-agreement``) are measured on.
 
 The labels are the ground truth message understanding is measured against, so their shape
 is strict: a typo in a label must fail loudly, not count as "no claim". The vocabulary
@@ -15,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from novamart.tools.args import MESSAGE_LIMIT
 
-CORPUS_DIR = Path(__file__).with_name("corpus")
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "tests" / "language" / "corpus"
+"""In the repository (an installed package has no corpus: name one)."""
 VOICES = frozenset({"terse", "formal", "warm", "llm_markdown", "non_native", "recovery"})
 CLASSES = frozenset(
     {
@@ -69,8 +72,8 @@ class LabeledMessage(_Label):
         return self.id.rsplit("-", 1)[0]
 
 
-def corpus_files() -> list[Path]:
-    return sorted(CORPUS_DIR.glob("*.yaml"))
+def corpus_files(directory: Path = CORPUS_DIR) -> list[Path]:
+    return sorted(directory.glob("*.yaml"))
 
 
 def load_file(path: Path) -> list[LabeledMessage]:
@@ -80,6 +83,14 @@ def load_file(path: Path) -> list[LabeledMessage]:
     return [LabeledMessage.model_validate(entry) for entry in entries]
 
 
-def load_corpus() -> list[LabeledMessage]:
+def load_corpus(directory: Path = CORPUS_DIR) -> list[LabeledMessage]:
     """Every labeled message, file by file in name order."""
-    return [message for path in corpus_files() for message in load_file(path)]
+    return [message for path in corpus_files(directory) for message in load_file(path)]
+
+
+def split(corpus: list[LabeledMessage], part: str) -> list[LabeledMessage]:
+    """The development half (even ids, whose misses were read while building the reader) or
+    the held-out half (odd ids, never looked at): the held-out figures say how it
+    generalises."""
+    parity = 0 if part == "dev" else 1
+    return [m for m in corpus if int(m.id.rsplit("-", 1)[1]) % 2 == parity]
