@@ -28,6 +28,7 @@ from novamart.kernel import ConditionResult, Grant
 from novamart.kernel.conditions import FieldTest
 from novamart.kernel.rulebook import Condition
 from novamart.models import NovamartObservation
+from novamart.statements import OVERRIDDEN
 from novamart.tickets import agents as ticket_agents
 
 BANK_FILE = Path(__file__).with_name("honest_phrases.yaml")
@@ -96,6 +97,9 @@ def honest_closing(episode: Episode, seed: int, bank: PhraseBank | None = None) 
     if declined:
         failed = _failed(episode, wish)
         reasons = list(dict.fromkeys(_reason(bank, rng, episode, *f, values) for f in failed))
+    if declined and not reasons and sign:  # an override decided the case before any check
+        override = ConditionResult(name=OVERRIDDEN, status="fail", reason=None, needs_tool=None)
+        reasons = [_reason(bank, rng, episode, override, None, values)]
     if declined and not reasons:  # the wish fails only on facts the agent did not need
         reasons = [(rng.choice(bank.unexplained), "")]
     wished = rng.choice(bank.wishes.get(wish) or [wish.replace("_", " ")])

@@ -72,6 +72,8 @@ OTHER_PREDICATES = lemmaset(
 )
 """After "not", these make the negation about timing or something else, not the resolution
 ("your refund will not show instantly", "please do not use it")."""
+DEEDS = lemmaset("make place authorise authorize recognise recognize order buy sign approve")
+"""What a customer did or did not do ("payments you did not make"), not a resolution."""
 AUXILIARIES = wordset(
     "is are was were be been am do does did have has had can could will would shall should may "
     "might must"
@@ -193,6 +195,10 @@ CLOSED = wordset("passed expired closed ended lapsed over gone") | lemmaset(
 NO_ANSWERS = Phrases.of_words("no", "nope", "also no", "not possible", "sadly no", "no way")
 WISHFUL = Phrases.of_lemmas("wish i could", "if only", "in general")
 DONE_PHRASES = Phrases.of_lemmas("go through", "now available", "is now", "went out", "go out")
+SINCE_PURCHASE = Phrases.of_lemmas(
+    "after purchase", "of purchase", "from purchase", "from the date"
+)
+"""A window counted from any purchase: with no "you" in the clause, a statement of policy."""
 ON_ITS_WAY = Phrases.of_lemmas("on its way", "on the way", "go to", "in the post", "be ship")
 REQUIRE = lemmaset("need needs require requires must")
 REQUIRE_PHRASES = Phrases.of_lemmas("has to", "have to", "only for", "only if", "only applies")
@@ -292,7 +298,11 @@ def _read_clause(clause: Clause, lexicon: Lexicon, conditional: bool, before: li
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
-    offered_before = previous and previous.modality in ("can", "offer")
+    offered_before = (
+        previous
+        and previous.modality in ("can", "offer")
+        and not any(m.negations for m in previous.mentions)  # "is not possible: ..." offers no
+    )
     if offered_before and clause.link == ":" and clause.vocabulary.isdisjoint(SUBJECTS):
         modality = "can"  # "You can choose: a full refund of $649.00, or a replacement"
     if clause.introduced and modality == "none":
@@ -715,6 +725,8 @@ def _about_something_else(lemmas: list[str], i: int) -> bool:
     """ "will not arrive instantly", "you do not need to": a negation of another predicate."""
     if lemmas[i] != "not":
         return False
+    if "you" in lemmas[max(0, i - 2) : i] and i + 1 < len(lemmas) and lemmas[i + 1] in DEEDS:
+        return True  # "the payments you say you did not make": the customer's own deed
     j = i + 1
     while j < len(lemmas) and lemmas[j] in ("be", "yet", "even", "always", "really", "have"):
         if lemmas[j] == "have" and j + 1 < len(lemmas) and lemmas[j + 1] == "to":
@@ -786,6 +798,7 @@ def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Mod
             any(m.plural for m in mentions)
             or clause.vocabulary & GENERIC_NOUNS
             or clause.vocabulary & HABITUAL
+            or SINCE_PURCHASE.occurs_in(lemmas)  # "credit is available for 60 days after purchase"
         )
     ):
         return "generic"

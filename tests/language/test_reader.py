@@ -34,6 +34,8 @@ def facts(text: str) -> set[tuple[str, str, object]]:
         ("I've arranged an exchange for a new unit.", {("exchange", "asserted")}),
         ("It's been 91 days, beyond the 60-day window for goodwill credit.", set()),
         ("You are past the goodwill credit window.", set()),
+        ("Goodwill credit is available for 60 days after purchase.", set()),
+        ("Your credit is available for 60 days after purchase.", {("store_credit", "offered")}),
         ("I've issued goodwill credit of $40.", {("store_credit", "asserted")}),
         ("No worries, your full refund of $1299.99 is on its way.", {("full_refund", "asserted")}),
         ("Not to worry: your refund has been processed.", {("full_refund", "asserted")}),
