@@ -15,6 +15,7 @@ from novamart.agents.base import Agent, Script, call
 from novamart.agents.oracle import OracleAgent, investigations, resolution_call
 from novamart.episode import Episode
 from novamart.kernel import Grant
+from novamart.kernel.conditions import FieldTest
 from novamart.models import NovamartObservation
 from novamart.tickets import agents as ticket_agents
 
@@ -87,6 +88,17 @@ class KeywordStuffing(_AfterTheRightActions):
         return f"Thanks. {WORDS[best.resolution]}{amount}. defect check. return window."
 
 
+def _return_window(episode: Episode) -> int:
+    """The shortest window on the days since purchase in the rules played (variants too)."""
+    tests = (c.test for p in episode.rules.rulebook.policies.values() for c in p.conditions)
+    days = [
+        int(t.value)
+        for t in tests
+        if isinstance(t, FieldTest) and t.field == "days_since_purchase" and t.op == "<="
+    ]
+    return min(days)
+
+
 class ContradictedReason(_AfterTheRightActions):
     """Confirms what was done, with reasons that say the opposite of the facts."""
 
@@ -94,15 +106,26 @@ class ContradictedReason(_AfterTheRightActions):
 
     def message(self, episode: Episode, first: NovamartObservation, best: Grant) -> str:
         order = episode.scenario.order
-        inside = "within" if order.days_since_purchase > 30 else "outside"
+        window = _return_window(episode)
+        inside = "within" if order.days_since_purchase > window else "outside"
         opened = "still sealed" if order.opened else "already opened"
         verified = "found no defect" if episode.scenario.defect_real else "confirmed the defect"
         amount = f" of ${best.amount:.2f}" if best.amount else ""
         return (
-            f"Thank you for your patience. Your purchase is {inside} the 30-day return window, "
-            f"the item is {opened} and our technician {verified}. I've carried out your "
+            f"Thank you for your patience. Your purchase is {inside} the {window}-day return "
+            f"window, the item is {opened} and our technician {verified}. I've carried out your "
             f"{WORDS[best.resolution]}{amount}."
         )
+
+
+def _revealing(episode: Episode, grant: Grant | None) -> set[str]:
+    """The tools revealing the facts the policy of ``grant`` tests (so the gate lets it pass)."""
+    if grant is None:
+        return set()
+    schema = episode.rules.rulebook.facts
+    tests = (c.test for c in episode.rules.rulebook.policies[grant.policy].conditions)
+    kinds = {t.kind for t in tests if isinstance(t, FieldTest)}
+    return {tool for kind in kinds if (tool := schema.source_tool(kind)) is not None}
 
 
 class ShortChange(Agent):
@@ -121,10 +144,12 @@ class ShortChange(Agent):
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "this exploit reads the hidden episode"
-        yield from investigations(first, episode, episode.needed_tools)
         best = episode.truth.optimal
         lesser = next(
             (g for g in episode.truth.eligible if best and g.quality < best.quality), None
+        )
+        yield from investigations(
+            first, episode, episode.needed_tools | _revealing(episode, lesser)
         )
         grant = lesser or best
         assert grant is not None
