@@ -71,7 +71,8 @@ def command_line(
 ) -> str:
     """The canonical command that reproduces a run (recorded in the JSON and reports)."""
     parts = ["novamart", "eval", "--agent", ",".join(settings.agents)]
-    parts += ["--tasks", ",".join(settings.tasks)]
+    tasks = dict.fromkeys(label.split("/")[0] for label in settings.tasks)  # columns -> tasks
+    parts += ["--tasks", ",".join(tasks)]
     if settings.dataset is not None:
         parts += ["--dataset", settings.dataset]
     else:

@@ -67,16 +67,20 @@ def _closed_case(env: NovamartEnvironment, seed: int):
     return observation, episode
 
 
-def test_closed_book_carries_out_what_it_is_asked_and_the_truth_judges_it(
-    env: NovamartEnvironment,
-) -> None:
-    seed = next(
+def _goodwill_case() -> int:
+    """A loyalty case whose best resolution is store credit and whose tools never fail."""
+    return next(
         s
         for s in range(200)
         if not (sc := build_scenario("loyalty_negotiation", s)).faults
         and default_kernel().decide(sc.facts()).optimal.resolution == "store_credit"
     )
-    observation, episode = _closed_case(env, seed)
+
+
+def test_closed_book_carries_out_what_it_is_asked_and_the_truth_judges_it(
+    env: NovamartEnvironment,
+) -> None:
+    observation, episode = _closed_case(env, _goodwill_case())
     done = act(env, "process_refund", order_id=observation.order_id, amount=1.0)
     assert done.last_tool_result["ok"] and "policy" not in done.last_tool_result
     assert episode.executed is not None and episode.executed.amount == 1.0
@@ -89,12 +93,7 @@ def test_closed_book_carries_out_what_it_is_asked_and_the_truth_judges_it(
 def test_closed_book_credit_of_the_wrong_amount_earns_no_resolution(
     env: NovamartEnvironment,
 ) -> None:
-    seed = next(
-        s
-        for s in range(200)
-        if not (sc := build_scenario("loyalty_negotiation", s)).faults
-        and default_kernel().decide(sc.facts()).optimal.resolution == "store_credit"
-    )
+    seed = _goodwill_case()
     observation, episode = _closed_case(env, seed)
     truth = episode.truth.optimal
     assert truth is not None and truth.amount is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import statistics
 from pathlib import Path
 
@@ -94,6 +95,10 @@ def test_modes_and_policy_variants_are_columns_of_their_own(tmp_path: Path) -> N
     ]
     assert results.settings.command.endswith(
         "--mode guided,closed_book --policy-variant 5 --out " + str(out)
+    )
+    again = shlex.split(results.settings.command)[2:]  # the command reproduces the run
+    assert (
+        run(*[a if a != str(out) else str(tmp_path / "again.json") for a in again]).exit_code == 0
     )
     oracle = {c.task: c.summary.mean for c in results.cells if c.agent == "oracle"}
     assert oracle == dict.fromkeys(results.settings.tasks, 1.0)
