@@ -61,16 +61,18 @@ class CompiledRulebook:
             ruleset_name(rulebook), compile_rulebook(rulebook), derived_fact_ids(rulebook)
         )
         self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
+        self._tested: dict[str, tuple[str, ...]] = {}
+        for policy in rulebook.policies.values():
+            for cond in policy.conditions:
+                if isinstance(cond.test, FieldTest):
+                    fields = self._tested.setdefault(cond.test.kind, ())
+                    if cond.test.field not in fields:
+                        self._tested[cond.test.kind] = (*fields, cond.test.field)
+        self._derive = functools.lru_cache(maxsize=MEMO_SIZE)(self._derive_uncached)
 
     def _decide(self, facts: Facts) -> Decision:
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
-        engine_facts = {kind: dict(record) for kind, record in facts.present().items()}
-        derived = self.runner.run(engine_facts)
-        statuses = {
-            (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
-        }
-        granted = {f["policy"] for f in derived if f["kind"] == "grant"}
-        open_ = {f["policy"] for f in derived if f["kind"] == "open"}
+        statuses, granted, open_ = self._derive(self._tested_values(facts))
         verdicts = {
             p.name: self._verdict(p, facts, statuses, granted, open_)
             for p in self.rulebook.policies.values()
@@ -101,6 +103,25 @@ class CompiledRulebook:
         return Decision(
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
+
+    def _tested_values(self, facts: Facts) -> tuple:
+        """What the engine's rules can see of ``facts``: each present kind with the values of
+        the fields some condition tests. Cases that differ only elsewhere (ids, prices, the
+        product) share one run of the engine; amounts and reasons are filled in from the
+        facts themselves."""
+        return tuple(
+            (kind, tuple((f, record[f]) for f in self._tested.get(kind, ()) if f in record))
+            for kind, record in sorted(facts.present().items())
+        )
+
+    def _derive_uncached(self, tested: tuple) -> tuple[dict, frozenset[str], frozenset[str]]:
+        derived = self.runner.run({kind: dict(fields) for kind, fields in tested})
+        statuses = {
+            (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
+        }
+        granted = frozenset(f["policy"] for f in derived if f["kind"] == "grant")
+        open_ = frozenset(f["policy"] for f in derived if f["kind"] == "open")
+        return statuses, granted, open_
 
     def _verdict(
         self, policy: Policy, facts: Facts, statuses: dict, granted: set, open_: set
