@@ -798,7 +798,8 @@ def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Mod
             any(m.plural for m in mentions)
             or clause.vocabulary & GENERIC_NOUNS
             or clause.vocabulary & HABITUAL
-            or SINCE_PURCHASE.occurs_in(lemmas)  # "credit is available for 60 days after purchase"
+            # "credit is available for 60 days after purchase" (with an amount, it is this case's)
+            or ("money" not in clause.kinds and SINCE_PURCHASE.occurs_in(lemmas))
         )
     ):
         return "generic"

@@ -35,6 +35,7 @@ def facts(text: str) -> set[tuple[str, str, object]]:
         ("It's been 91 days, beyond the 60-day window for goodwill credit.", set()),
         ("You are past the goodwill credit window.", set()),
         ("Goodwill credit is available for 60 days after purchase.", set()),
+        ("A refund of $999.00 will be sent 3 days after purchase.", {("full_refund", "asserted")}),
         ("Your credit is available for 60 days after purchase.", {("store_credit", "offered")}),
         ("I've issued goodwill credit of $40.", {("store_credit", "asserted")}),
         ("No worries, your full refund of $1299.99 is on its way.", {("full_refund", "asserted")}),
