@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_serializer
 
 from novamart.evaluation.failures import FailureGroup, group_failures
 from novamart.evaluation.stats import ScoreSummary, summarise
@@ -27,6 +27,15 @@ def refusal(result: dict[str, Any] | None) -> str | None:
         return None
     error = result.get("error") or {}
     return f"{error.get('code', 'error')}: {error.get('message', '')}"
+
+
+REWARD_DIGITS = 6
+"""Rewards as the results file writes them: 1e-6 is far below any grade term's step, and
+full float digits ("0.041666666666666664") were a tenth of the file."""
+
+
+def _written(value: float) -> float:
+    return round(value, REWARD_DIGITS)
 
 
 class StepRecord(BaseModel):
@@ -46,6 +55,14 @@ class StepRecord(BaseModel):
     """Seconds the agent took to choose this call (model time, for an LLM)."""
     env_s: float
     """Seconds the environment took to run it."""
+
+    @field_serializer("reward")
+    def _reward(self, value: float) -> float:
+        return _written(value)
+
+    @field_serializer("breakdown")
+    def _breakdown(self, value: dict[str, float]) -> dict[str, float]:
+        return {term: _written(v) for term, v in value.items()}
 
     @property
     def error(self) -> str | None:
@@ -88,6 +105,10 @@ class EpisodeResult(BaseModel):
     novamart.evaluation.reveal."""
     costs: dict[str, float] = Field(default_factory=dict)
     """Grade term -> the points it cost (see novamart.evaluation.failures)."""
+
+    @field_serializer("rewards")
+    def _rewards(self, value: list[float]) -> list[float]:
+        return [_written(v) for v in value]
 
     @property
     def case(self) -> tuple[str, int | None, int | None]:
@@ -219,7 +240,9 @@ def write_json(results: EvalResults, path: Path) -> None:
     so ``head``, ``grep`` and diffs stay usable."""
     path.parent.mkdir(parents=True, exist_ok=True)
     cells = ",\n".join(c.model_dump_json() for c in results.cells)
-    episodes = ",\n".join(e.model_dump_json() for e in results.episodes)
+    # fields at their defaults (a step not done, no error, trial 1) are left out: reading the
+    # file back gives the same results
+    episodes = ",\n".join(e.model_dump_json(exclude_defaults=True) for e in results.episodes)
     path.write_text(
         f'{{"settings":{results.settings.model_dump_json()},\n"cells":[\n{cells}\n],\n'
         f'"episodes":[\n{episodes}\n]}}\n',

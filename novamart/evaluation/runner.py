@@ -123,6 +123,8 @@ def _reveal(session: EnvSession, result: EpisodeResult) -> None:
         return
     result.costs = term_costs(result.task, grade_terms(state))
     shown = result.final_observation
+    if hidden is not None:
+        state.pop("episode_id", None)  # drawn at random in this process: it identifies nothing
     result.state = {k: v for k, v in state.items() if k not in shown or shown[k] != v}
 
 

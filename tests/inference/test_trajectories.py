@@ -12,7 +12,7 @@ from openenv.core.env_server.mcp_types import CallToolAction
 
 from novamart.agents import AGENTS
 from novamart.evaluation.failures import episode_notes, term_costs
-from novamart.evaluation.results import EpisodeResult, EvalResults
+from novamart.evaluation.results import REWARD_DIGITS, EpisodeResult, EvalResults
 from novamart.evaluation.sessions import InProcessSession
 from novamart.evaluation.stats import passed
 from novamart.evaluation.trajectory import final_fields
@@ -56,8 +56,10 @@ def test_every_trajectory_replays_to_the_same_rewards_and_end(
             observation = session.step(
                 CallToolAction(tool_name=step.tool, arguments=step.arguments)
             )
-            assert (observation.last_tool_result, observation.reward) == (step.result, step.reward)
-            assert {k: v for k, v in observation.reward_breakdown.items() if v} == step.breakdown
+            written = round(observation.reward or 0.0, REWARD_DIGITS)  # as the file holds it
+            assert (observation.last_tool_result, written) == (step.result, step.reward)
+            breakdown = observation.reward_breakdown.items()
+            assert {k: round(v, REWARD_DIGITS) for k, v in breakdown if v} == step.breakdown
         assert final_fields(observation) == episode.final_observation
         state = session.state().model_dump(mode="json")
         shown = episode.final_observation
