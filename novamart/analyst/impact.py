@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict
 from novamart.analyst.rule_changes import changed_articles, rule_changes
 from novamart.analyst.scenario_set import DEFAULT_SEEDS, ScenarioCase, scenario_set
 from novamart.kernel import CompiledRulebook, Decision, Facts, Rulebook
-from novamart.kernel.conditions import FieldTest
 from novamart.kernel.decide import grant_amount
 from novamart.kernel.trace import ConditionTrace, explain
 
@@ -140,7 +139,12 @@ def diff_rules(
 ) -> DiffReport:
     """Decide the scenario set under both rule sets and report what changes."""
     cases = scenario_set([old.rulebook, new.rulebook], tasks, seeds)
-    tested = _tested_fields(old.rulebook) | _tested_fields(new.rulebook)
+    tested = {
+        f"{kind}.{field}"
+        for rules in (old.rulebook, new.rulebook)
+        for kind, fields in rules.tested_fields().items()
+        for field in fields
+    }
     same = old.rulebook.version == new.rulebook.version  # the same files: decide once
     memo: dict[Facts, tuple[Decision, Decision]] = {}
     evaluated = []
@@ -170,16 +174,6 @@ def diff_rules(
         policies=_policy_impacts(changed, old.rulebook, new.rulebook),
         shown=[_explain(e, old, new) for e in _pick(changed, shown)],
     )
-
-
-def _tested_fields(rulebook: Rulebook) -> set[str]:
-    """Every kind.field a condition tests: all that which policies apply depends on."""
-    return {
-        c.test.ref
-        for policy in rulebook.policies.values()
-        for c in policy.conditions
-        if isinstance(c.test, FieldTest)
-    }
 
 
 def _project(facts: Facts, relevant: set[str], *rulebooks: Rulebook) -> Facts:

@@ -61,13 +61,7 @@ class CompiledRulebook:
             ruleset_name(rulebook), compile_rulebook(rulebook), derived_fact_ids(rulebook)
         )
         self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
-        self._tested: dict[str, tuple[str, ...]] = {}
-        for policy in rulebook.policies.values():
-            for cond in policy.conditions:
-                if isinstance(cond.test, FieldTest):
-                    fields = self._tested.setdefault(cond.test.kind, ())
-                    if cond.test.field not in fields:
-                        self._tested[cond.test.kind] = (*fields, cond.test.field)
+        self._tested = rulebook.tested_fields()
         self._derive = functools.lru_cache(maxsize=MEMO_SIZE)(self._derive_uncached)
 
     def _decide(self, facts: Facts) -> Decision:

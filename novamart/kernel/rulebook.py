@@ -180,6 +180,16 @@ class Rulebook(BaseModel):
     policies: dict[str, Policy]
     examples: list[Example]
 
+    def tested_fields(self) -> dict[str, tuple[str, ...]]:
+        """Kind -> the fields some condition tests, in rule order: all that which policies
+        apply can depend on (ids, prices and the product only fill in reasons and amounts)."""
+        tested: dict[str, dict[str, None]] = {}
+        for policy in self.policies.values():
+            for cond in policy.conditions:
+                if isinstance(cond.test, FieldTest):
+                    tested.setdefault(cond.test.kind, {})[cond.test.field] = None
+        return {kind: tuple(fields) for kind, fields in tested.items()}
+
 
 # ---- loading ----------------------------------------------------------------------------
 

@@ -117,3 +117,26 @@ def test_percentages_round_half_up_to_the_cent(
 ) -> None:
     assert percent_of(base, percent) == expected
     assert cents(expected) == expected
+
+
+def test_facts_that_differ_only_where_no_rule_looks_keep_their_own_amounts() -> None:
+    """The engine runs once for the tested fields (novamart.kernel.decide), but amounts and
+    reasons still come from each case's own facts."""
+    kernel = PolicyKernel()
+
+    def case(order_id: str, price: float, category: str) -> dict:
+        order = {"order_id": order_id, "days_since_purchase": 45, "opened": True}
+        return {
+            "order": {**order, "price": price, "category": category},
+            "customer": {"customer_id": "CUST-1", "tier": "gold"},
+        }
+
+    one = kernel.decide_raw(case("ORD-1", 100.0, "phone"))
+    other = kernel.decide_raw(case("ORD-2", 79.99, "earbuds"))
+    assert one.optimal is not None and other.optimal is not None
+    assert one.optimal.resolution == other.optimal.resolution == "store_credit"
+    assert (one.optimal.amount, other.optimal.amount) == (
+        percent_of(100.0, 75),
+        percent_of(79.99, 75),
+    )
+    assert one.policies == other.policies  # the verdicts, reasons included, depend on days only

@@ -25,6 +25,11 @@ def facts(text: str) -> set[tuple[str, str, object]]:
     return {(f.ref, f.op, f.value) for f in reading(text).facts}
 
 
+SC_DONE, SC_OFFER = ("store_credit", "asserted"), ("store_credit", "offered")
+SC_NO, REFUSED = ("store_credit", "denied"), ("full_refund", "denied")
+ESCALATED = ("escalate", "asserted")
+
+
 @pytest.mark.parametrize(
     ("text", "claims"),
     [
@@ -38,6 +43,14 @@ def facts(text: str) -> set[tuple[str, str, object]]:
         ("A refund of $999.00 will be sent 3 days after purchase.", {("full_refund", "asserted")}),
         ("Your credit is available for 60 days after purchase.", {("store_credit", "offered")}),
         ("I've issued goodwill credit of $40.", {("store_credit", "asserted")}),
+        # ... and the lies and honest offers those rules must not hide
+        ("Your credit window is open and $500 of store credit is on its way.", {SC_DONE}),
+        ("I've issued $500 of store credit for the 60-day window.", {SC_DONE}),
+        ("A refund is not possible: you can choose store credit instead.", {REFUSED, SC_OFFER}),
+        ("Store credit isn't possible: goodwill credit needs a silver membership.", {SC_NO}),
+        ("A manager will review the payments you say you did not make.", {ESCALATED}),
+        ("We cannot make a refund.", {REFUSED}),
+        ("You did not make this payment, so I have not refunded it.", {REFUSED}),
         ("No worries, your full refund of $1299.99 is on its way.", {("full_refund", "asserted")}),
         ("Not to worry: your refund has been processed.", {("full_refund", "asserted")}),
         ("No problem at all, I've issued your store credit.", {("store_credit", "asserted")}),
