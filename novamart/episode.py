@@ -192,7 +192,7 @@ def needed_tools(
                 continue  # no policy could grant the optimum on these facts
             if not all(any(b <= known for b in bs) for bs in blockers):
                 continue  # some policy would stay undetermined: it cannot certify
-            partial = Facts(**given, **{k: present.get(k) for k in subset})
+            partial = facts.only(known)
             if _certifies(rules, rules.decide(partial), truth):
                 found.append(frozenset(str(schema.source_tool(k)) for k in subset))
         if found:

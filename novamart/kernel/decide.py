@@ -6,6 +6,9 @@ from the observed values, the tool that would settle each unknown, amounts, and 
 grants ranked by quality. Decisions are memoised per rulebook version and fact set.
 A reload compiles the new rule files under a new, content-hashed ruleset name and
 swaps it in atomically; a bad rule set leaves the running one in place.
+
+The answer types are built with ``model_construct``: every value in them comes from the
+validated rulebook and checked facts, and validating each again was a fifth of a cold decision.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ class CompiledRulebook:
                 for n, v in verdicts.items()
             }
         eligible = [
-            Grant(
+            Grant.model_construct(
                 resolution=g.resolution,
                 policy=p.name,
                 quality=g.quality,
@@ -94,7 +97,7 @@ class CompiledRulebook:
         # Best first: quality, then the larger amount; ties of both keep the policies' order,
         # where it no longer matters which policy is named (same resolution, same amount).
         eligible.sort(key=lambda g: (-g.quality, -(g.amount or 0.0)))
-        return Decision(
+        return Decision.model_construct(
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
 
@@ -133,7 +136,7 @@ class CompiledRulebook:
         status = _policy_status(conditions, policy.any_condition)
         if (status == "eligible") != (policy.name in granted):
             raise EngineError(f"engine and conditions disagree on policy {policy.name}")
-        return PolicyVerdict(
+        return PolicyVerdict.model_construct(
             status=status,
             clause=policy.clause,
             grants=[g.resolution for g in policy.grants],
@@ -151,13 +154,17 @@ class CompiledRulebook:
         facts: Facts,
     ) -> ConditionResult:
         if statuses.get((policy.name, name)) == "pass":
-            return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
+            return ConditionResult.model_construct(
+                name=name, status="pass", reason=None, needs_tool=None
+            )
         overriding = {p for p in granted if self.rulebook.policies[p].overrides}
         offered = overriding or granted  # an overriding policy sets the others aside
         others = [p for p in self.rulebook.policies if p in offered and p != policy.name]
         if others:
             text = reason.replace("{other_policies}", " and ".join(others))
-            return ConditionResult(name=name, status="fail", reason=text, needs_tool=None)
+            return ConditionResult.model_construct(
+                name=name, status="fail", reason=text, needs_tool=None
+            )
         waiting = [p for p in self.rulebook.policies if p in open_]
         tool = next(
             (
@@ -168,7 +175,7 @@ class CompiledRulebook:
             ),
             None,
         )
-        return ConditionResult(
+        return ConditionResult.model_construct(
             name=name,
             status="unknown",
             reason=f"waiting on {' and '.join(waiting)}",
@@ -182,9 +189,11 @@ def _field_result(
     name, test = cond.name, cond.test
     assert isinstance(test, FieldTest)
     if status == "pass":
-        return ConditionResult(name=name, status="pass", reason=None, needs_tool=None)
+        return ConditionResult.model_construct(
+            name=name, status="pass", reason=None, needs_tool=None
+        )
     if status == "fail":
-        return ConditionResult(
+        return ConditionResult.model_construct(
             name=name, status="fail", reason=render(cond.reason, facts, test), needs_tool=None
         )
     what = (
@@ -193,7 +202,9 @@ def _field_result(
         else f"{test.ref} is not known yet"
     )
     tool = schema.source_tool(test.kind)
-    return ConditionResult(name=name, status="unknown", reason=what, needs_tool=tool)
+    return ConditionResult.model_construct(
+        name=name, status="unknown", reason=what, needs_tool=tool
+    )
 
 
 def _policy_status(conditions: list[ConditionResult], any_condition: bool) -> str:
@@ -211,7 +222,9 @@ def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdic
     """An eligible policy that an overriding one displaces: blocked, saying by which."""
     names = " and ".join(p.name for p in overriding)
     reason = f"{names} applies, so only its resolution is offered: {overriding[0].clause}"
-    extra = ConditionResult(name="not_overridden", status="fail", reason=reason, needs_tool=None)
+    extra = ConditionResult.model_construct(
+        name="not_overridden", status="fail", reason=reason, needs_tool=None
+    )
     return verdict.model_copy(
         update={"status": "blocked", "conditions": [*verdict.conditions, extra]}
     )

@@ -9,7 +9,7 @@ hashable container (kind -> field -> value), so decisions can be memoised by fac
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, ItemsView, Iterator, Mapping
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
@@ -116,33 +116,43 @@ class FactsFile(_Spec):
 
 
 class FactRecord(Mapping[str, Any]):
-    """One fact kind's known fields (a field whose value is unknown is absent)."""
+    """One fact kind's known fields (a field whose value is unknown is absent), in field
+    order; a plain dict inside, so reading a field or copying the record is a dict's work."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_fields",)
 
     def __init__(self, fields: Mapping[str, Any]) -> None:
-        self._items = tuple(sorted((k, v) for k, v in fields.items() if v is not None))
+        if isinstance(fields, FactRecord):
+            self._fields: dict[str, Any] = fields._fields
+        else:
+            self._fields = dict(sorted((k, v) for k, v in fields.items() if v is not None))
 
     def __getitem__(self, field: str) -> Any:
-        for key, value in self._items:
-            if key == field:
-                return value
-        raise KeyError(field)
+        return self._fields[field]
+
+    def __contains__(self, field: object) -> bool:
+        return field in self._fields
+
+    def get(self, field: str, default: Any = None) -> Any:
+        return self._fields.get(field, default)
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._fields.items()
 
     def __iter__(self) -> Iterator[str]:
-        return (key for key, _ in self._items)
+        return iter(self._fields)
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._fields)
 
     def __hash__(self) -> int:
-        return hash(self._items)
+        return hash(tuple(self._fields.items()))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FactRecord) and self._items == other._items
+        return isinstance(other, FactRecord) and self._fields == other._fields
 
     def __repr__(self) -> str:
-        return f"FactRecord({dict(self._items)!r})"
+        return f"FactRecord({self._fields!r})"
 
 
 class Facts:
@@ -152,31 +162,43 @@ class Facts:
     the rulebook's declaration (``FactSchema.check``) before the engine sees them.
     """
 
-    __slots__ = ("_kinds",)
+    __slots__ = ("_checked", "_hash", "_kinds")
 
     def __init__(self, **kinds: Mapping[str, Any] | None) -> None:
-        self._kinds = tuple(sorted((k, FactRecord(v)) for k, v in kinds.items() if v is not None))
+        self._kinds = {k: FactRecord(v) for k, v in sorted(kinds.items()) if v is not None}
+        self._hash: int | None = None
+        self._checked: FactSchema | None = None
+        """The schema that checked these facts (defaults filled in), so no one checks twice."""
 
     def present(self) -> dict[str, FactRecord]:
         """The kinds that are known, by name."""
         return dict(self._kinds)
 
     def record(self, kind: str) -> FactRecord | None:
-        return dict(self._kinds).get(kind)
+        return self._kinds.get(kind)
 
     def value(self, kind: str, field: str) -> Any:
         """The observed value of ``kind.field``, or None when unknown."""
-        record = self.record(kind)
+        record = self._kinds.get(kind)
         return None if record is None else record.get(field)
 
+    def only(self, kinds: Collection[str]) -> Facts:
+        """The known kinds among ``kinds``; checked if these facts were (each kind is checked
+        on its own, and a part of consistent links is consistent)."""
+        part = Facts(**{k: r for k, r in self._kinds.items() if k in kinds})
+        part._checked = self._checked
+        return part
+
     def with_kind(self, kind: str, fields: Mapping[str, Any]) -> Facts:
-        return Facts(**{**self.present(), kind: fields})
+        return Facts(**{**self._kinds, kind: fields})
 
     def as_dict(self) -> dict[str, dict[str, Any]]:
-        return {kind: dict(record) for kind, record in self._kinds}
+        return {kind: dict(record.items()) for kind, record in self._kinds.items()}
 
     def __hash__(self) -> int:
-        return hash(self._kinds)
+        if self._hash is None:  # decisions are memoised by fact set: hashed many times
+            self._hash = hash(tuple(self._kinds.items()))
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Facts) and self._kinds == other._kinds
@@ -229,10 +251,14 @@ class FactSchema(BaseModel):
         }
         facts = Facts(**kinds)
         self._check_links(facts)
+        facts._checked = self
         return facts
 
     def check(self, facts: Facts) -> Facts:
-        """``facts`` built in code, checked the same way (and defaults filled in)."""
+        """``facts`` built in code, checked the same way (and defaults filled in); facts this
+        schema checked already are returned as they are (checking them again changes nothing)."""
+        if facts._checked is self:
+            return facts
         return self.validate(facts.as_dict())
 
     def _check_links(self, facts: Facts) -> None:
