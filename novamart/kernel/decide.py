@@ -13,6 +13,7 @@ validated rulebook and checked facts, and validating each again was a fifth of a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import threading
@@ -55,6 +56,15 @@ class ExamplesFailed(RulebookError):
         super().__init__(issues)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Seen:
+    """A memo key of the engine's runs: equal when the outcomes are; ``tested`` (the values
+    of the tested fields) is what the engine is run on, and takes no part in the key."""
+
+    outcomes: tuple
+    tested: tuple = dataclasses.field(compare=False)
+
+
 class CompiledRulebook:
     """One rulebook version, loaded in the engine, with its own decision memo."""
 
@@ -65,11 +75,17 @@ class CompiledRulebook:
         )
         self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
         self._tested = rulebook.tested_fields()
+        self._tests = tuple(
+            c.test
+            for p in rulebook.policies.values()
+            for c in p.conditions
+            if isinstance(c.test, FieldTest)
+        )
         self._derive = functools.lru_cache(maxsize=MEMO_SIZE)(self._derive_uncached)
 
     def _decide(self, facts: Facts) -> Decision:
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
-        statuses, granted, open_ = self._derive(self._tested_values(facts))
+        statuses, granted, open_ = self._derive(self._seen(facts))
         verdicts = {
             p.name: self._verdict(p, facts, statuses, granted, open_)
             for p in self.rulebook.policies.values()
@@ -101,18 +117,25 @@ class CompiledRulebook:
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
 
-    def _tested_values(self, facts: Facts) -> tuple:
-        """What the engine's rules can see of ``facts``: each present kind with the values of
-        the fields some condition tests. Cases that differ only elsewhere (ids, prices, the
-        product) share one run of the engine; amounts and reasons are filled in from the
-        facts themselves."""
-        return tuple(
+    def _seen(self, facts: Facts) -> _Seen:
+        """What the engine's rules can tell apart in ``facts``: the kinds present and whether
+        each condition's field test passes, fails or cannot be told (its field unknown).
+        Every rule of the compiled ruleset fires on those outcomes alone (novamart.kernel.
+        compile), so cases alike in them share one run of the engine, whatever their days,
+        amounts or ids; reasons and amounts are filled in from the facts themselves."""
+        outcomes = []
+        for test in self._tests:
+            record = facts.record(test.kind)
+            value = None if record is None else record.get(test.field)
+            outcomes.append(None if value is None else test.holds(value))
+        tested = tuple(
             (kind, tuple((f, record[f]) for f in self._tested.get(kind, ()) if f in record))
             for kind, record in sorted(facts.present().items())
         )
+        return _Seen((tuple(kind for kind, _ in tested), tuple(outcomes)), tested)
 
-    def _derive_uncached(self, tested: tuple) -> tuple[dict, frozenset[str], frozenset[str]]:
-        derived = self.runner.run({kind: dict(fields) for kind, fields in tested})
+    def _derive_uncached(self, seen: _Seen) -> tuple[dict, frozenset[str], frozenset[str]]:
+        derived = self.runner.run({kind: dict(fields) for kind, fields in seen.tested})
         statuses = {
             (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
         }
