@@ -25,7 +25,13 @@ from typing import Any
 from novamart.kernel import variants
 from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_name
 from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
-from novamart.kernel.decision import ConditionResult, Decision, Grant, PolicyVerdict
+from novamart.kernel.decision import (
+    ConditionResult,
+    ConditionStatus,
+    Decision,
+    Grant,
+    PolicyVerdict,
+)
 from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.examples import failures_as_issues, run_examples
 from novamart.kernel.facts import Facts, FactSchema
@@ -177,17 +183,13 @@ class CompiledRulebook:
         facts: Facts,
     ) -> ConditionResult:
         if statuses.get((policy.name, name)) == "pass":
-            return ConditionResult.model_construct(
-                name=name, status="pass", reason=None, needs_tool=None
-            )
+            return _condition(name, "pass", None, None)
         overriding = {p for p in granted if self.rulebook.policies[p].overrides}
         offered = overriding or granted  # an overriding policy sets the others aside
         others = [p for p in self.rulebook.policies if p in offered and p != policy.name]
         if others:
             text = reason.replace("{other_policies}", " and ".join(others))
-            return ConditionResult.model_construct(
-                name=name, status="fail", reason=text, needs_tool=None
-            )
+            return _condition(name, "fail", text, None)
         waiting = [p for p in self.rulebook.policies if p in open_]
         tool = next(
             (
@@ -198,12 +200,18 @@ class CompiledRulebook:
             ),
             None,
         )
-        return ConditionResult.model_construct(
-            name=name,
-            status="unknown",
-            reason=f"waiting on {' and '.join(waiting)}",
-            needs_tool=tool,
-        )
+        return _condition(name, "unknown", f"waiting on {' and '.join(waiting)}", tool)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _condition(
+    name: str, status: ConditionStatus, reason: str | None, needs_tool: str | None
+) -> ConditionResult:
+    """A condition's result, shared by the decisions that reach the same one (frozen, and
+    most are a bare pass or a reason rendered from a handful of values)."""
+    return ConditionResult.model_construct(
+        name=name, status=status, reason=reason, needs_tool=needs_tool
+    )
 
 
 def _field_result(
@@ -212,22 +220,16 @@ def _field_result(
     name, test = cond.name, cond.test
     assert isinstance(test, FieldTest)
     if status == "pass":
-        return ConditionResult.model_construct(
-            name=name, status="pass", reason=None, needs_tool=None
-        )
+        return _condition(name, "pass", None, None)
     if status == "fail":
-        return ConditionResult.model_construct(
-            name=name, status="fail", reason=render(cond.reason, facts, test), needs_tool=None
-        )
+        return _condition(name, "fail", render(cond.reason, facts, test), None)
     what = (
         f"no {test.kind} fact yet"
         if facts.record(test.kind) is None
         else f"{test.ref} is not known yet"
     )
     tool = schema.source_tool(test.kind)
-    return ConditionResult.model_construct(
-        name=name, status="unknown", reason=what, needs_tool=tool
-    )
+    return _condition(name, "unknown", what, tool)
 
 
 def _policy_status(conditions: list[ConditionResult], any_condition: bool) -> str:
@@ -245,9 +247,7 @@ def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdic
     """An eligible policy that an overriding one displaces: blocked, saying by which."""
     names = " and ".join(p.name for p in overriding)
     reason = f"{names} applies, so only its resolution is offered: {overriding[0].clause}"
-    extra = ConditionResult.model_construct(
-        name="not_overridden", status="fail", reason=reason, needs_tool=None
-    )
+    extra = _condition("not_overridden", "fail", reason, None)
     return verdict.model_copy(
         update={"status": "blocked", "conditions": [*verdict.conditions, extra]}
     )

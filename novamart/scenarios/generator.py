@@ -15,6 +15,7 @@ draws of a seed as they were.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 from collections import OrderedDict
@@ -115,7 +116,7 @@ class _Draw:
         return random.Random(f"{self.stream}:{name}")
 
     def all(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
-        for ref in _in_order(self.plans):
+        for ref in _in_order(tuple(self.plans.values())):
             self.field(self.plans[ref], (given or {}).get(ref))
         return self.values
 
@@ -175,8 +176,11 @@ class _Draw:
         return f"{prefix}{self.rng(plan.ref).randint(10 ** (digits - 1), 10**digits - 1)}"
 
 
-def _in_order(plans: dict[str, FieldPlan]) -> list[str]:
-    """Declaration order, a field after the fields its draw refers to."""
+@functools.lru_cache(maxsize=256)
+def _in_order(fields: tuple[FieldPlan, ...]) -> tuple[str, ...]:
+    """Declaration order, a field after the fields its draw refers to (worked out once per
+    set of plans: plans are made once per rules version and task, and hash by identity)."""
+    plans = {plan.ref: plan for plan in fields}
     category = [r for r, p in plans.items() if p.draw.catalogue == "category"]
 
     def needs(plan: FieldPlan) -> set[str]:
@@ -192,7 +196,7 @@ def _in_order(plans: dict[str, FieldPlan]) -> list[str]:
             raise ScenarioError(f"draws refer to each other in a circle: {', '.join(waiting)}")
         ordered += ready
         waiting = [r for r in waiting if r not in ready]
-    return ordered
+    return tuple(ordered)
 
 
 def _fixed(rulebook: Rulebook, plans: dict[str, FieldPlan], defect_claimed: bool) -> dict[str, Any]:
