@@ -15,7 +15,9 @@ ruleset stays plain data and the host binds names to tiny closures.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from novamart.kernel.conditions import FallbackTest, FieldTest
@@ -33,7 +35,12 @@ def ruleset_name(rulebook: Rulebook) -> str:
     return f"novamart_policies_{rulebook.version}"
 
 
-def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
+def compile_rulebook(
+    rulebook: Rulebook, guard: Callable[[FieldTest], list[dict[str, Any]]] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The ruleset; ``guard`` writes each field test's pattern (by default the test itself,
+    guarded by its field's existence)."""
+    guard = guard or _guard
     rules: dict[str, dict[str, Any]] = {}
     fallback = next((p for p in rulebook.policies.values() if p.is_fallback), None)
     for policy in rulebook.policies.values():
@@ -41,7 +48,7 @@ def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
             if isinstance(cond.test, FieldTest):
                 for status, test in (("pass", cond.test), ("fail", cond.test.negated())):
                     rules[f"{policy.name}.{cond.name}:{status}"] = {
-                        "all": [{"m": {"$and": [{"kind": test.kind}, *_guard(test)]}}],
+                        "all": [{"m": {"$and": [{"kind": test.kind}, *guard(test)]}}],
                         "run": _assert(condition_fact(policy.name, cond.name, status)),
                     }
         rules |= _grant_rules(policy)
@@ -69,6 +76,15 @@ def compile_rulebook(rulebook: Rulebook) -> dict[str, dict[str, Any]]:
             "run": SINK_ACTION,
         }
     return rules
+
+
+def ruleset_shape(rulebook: Rulebook) -> str:
+    """A digest of the ruleset with its field tests left out. Only a condition's own rules
+    read a fact's fields; every other rule reads the condition facts they derive. So two
+    rulebooks of one shape (a policy variant and its rules, an edit that moves a threshold)
+    derive the same facts from the same test outcomes, and may share their engine runs."""
+    blank = compile_rulebook(rulebook, guard=lambda test: [])
+    return hashlib.sha256(json.dumps(blank).encode()).hexdigest()
 
 
 def condition_fact(policy: str, condition: str, status: str) -> dict[str, str]:

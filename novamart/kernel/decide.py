@@ -13,17 +13,21 @@ validated rulebook and checked facts, and validating each again was a fifth of a
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
 from novamart.kernel import variants
-from novamart.kernel.compile import compile_rulebook, derived_fact_ids, ruleset_name
+from novamart.kernel.compile import (
+    compile_rulebook,
+    derived_fact_ids,
+    ruleset_name,
+    ruleset_shape,
+)
 from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
 from novamart.kernel.decision import (
     ConditionResult,
@@ -62,13 +66,44 @@ class ExamplesFailed(RulebookError):
         super().__init__(issues)
 
 
-@dataclasses.dataclass(frozen=True)
-class _Seen:
-    """A memo key of the engine's runs: equal when the outcomes are; ``tested`` (the values
-    of the tested fields) is what the engine is run on, and takes no part in the key."""
+Derived = tuple[dict[tuple[str, str], str], frozenset[str], frozenset[str]]
+"""What an engine run comes to: each condition's status, the policies granting, those open."""
 
-    outcomes: tuple
-    tested: tuple = dataclasses.field(compare=False)
+
+class EngineRuns:
+    """Engine runs memoised by what the rules can tell apart: the ruleset's shape
+    (novamart.kernel.compile.ruleset_shape), the fact kinds present and whether each
+    condition's field test passes, fails or cannot be told (its field unknown). Shared by
+    every compiled rulebook, so a policy variant reuses its rules' runs. Holds no engine:
+    a forgotten version's ruleset is still freed."""
+
+    def __init__(self, size: int = MEMO_SIZE) -> None:
+        self._size = size
+        self._runs: OrderedDict[tuple, Derived] = OrderedDict()
+        self._lock = threading.Lock()
+        self.misses = 0
+        """Engine runs made (for tests and benchmarks)."""
+
+    def get(self, key: tuple, run: Callable[[], Derived]) -> Derived:
+        with self._lock:
+            found = self._runs.get(key)
+            if found is not None:
+                self._runs.move_to_end(key)
+                return found
+        found = run()
+        with self._lock:
+            self.misses += 1
+            self._runs[key] = found
+            while len(self._runs) > self._size:
+                self._runs.popitem(last=False)
+        return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._runs.clear()
+
+
+ENGINE_RUNS = EngineRuns()
 
 
 class CompiledRulebook:
@@ -87,11 +122,11 @@ class CompiledRulebook:
             for c in p.conditions
             if isinstance(c.test, FieldTest)
         )
-        self._derive = functools.lru_cache(maxsize=MEMO_SIZE)(self._derive_uncached)
+        self._shape = ruleset_shape(rulebook)
 
     def _decide(self, facts: Facts) -> Decision:
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
-        statuses, granted, open_ = self._derive(self._seen(facts))
+        statuses, granted, open_ = self._derive(facts)
         verdicts = {
             p.name: self._verdict(p, facts, statuses, granted, open_)
             for p in self.rulebook.policies.values()
@@ -123,25 +158,24 @@ class CompiledRulebook:
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
 
-    def _seen(self, facts: Facts) -> _Seen:
-        """What the engine's rules can tell apart in ``facts``: the kinds present and whether
-        each condition's field test passes, fails or cannot be told (its field unknown).
-        Every rule of the compiled ruleset fires on those outcomes alone (novamart.kernel.
-        compile), so cases alike in them share one run of the engine, whatever their days,
+    def _derive(self, facts: Facts) -> Derived:
+        """The engine's run on ``facts``, or one it made on facts it cannot tell apart from
+        them (EngineRuns): cases alike in every test's outcome share it, whatever their days,
         amounts or ids; reasons and amounts are filled in from the facts themselves."""
         outcomes = []
         for test in self._tests:
             record = facts.record(test.kind)
             value = None if record is None else record.get(test.field)
             outcomes.append(None if value is None else test.holds(value))
-        tested = tuple(
-            (kind, tuple((f, record[f]) for f in self._tested.get(kind, ()) if f in record))
+        tested = {
+            kind: {f: record[f] for f in self._tested.get(kind, ()) if f in record}
             for kind, record in sorted(facts.present().items())
-        )
-        return _Seen((tuple(kind for kind, _ in tested), tuple(outcomes)), tested)
+        }
+        key = (self._shape, tuple(tested), tuple(outcomes))
+        return ENGINE_RUNS.get(key, lambda: self._run(tested))
 
-    def _derive_uncached(self, seen: _Seen) -> tuple[dict, frozenset[str], frozenset[str]]:
-        derived = self.runner.run({kind: dict(fields) for kind, fields in seen.tested})
+    def _run(self, tested: dict[str, dict[str, Any]]) -> Derived:
+        derived = self.runner.run(tested)
         statuses = {
             (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
         }
