@@ -119,11 +119,13 @@ class FactRecord(Mapping[str, Any]):
     """One fact kind's known fields (a field whose value is unknown is absent), in field
     order; a plain dict inside, so reading a field or copying the record is a dict's work."""
 
-    __slots__ = ("_fields",)
+    __slots__ = ("_fields", "_hash")
 
     def __init__(self, fields: Mapping[str, Any]) -> None:
+        self._hash: int | None = None
         if isinstance(fields, FactRecord):
             self._fields: dict[str, Any] = fields._fields
+            self._hash = fields._hash
         else:
             self._fields = dict(sorted((k, v) for k, v in fields.items() if v is not None))
 
@@ -146,7 +148,9 @@ class FactRecord(Mapping[str, Any]):
         return len(self._fields)
 
     def __hash__(self) -> int:
-        return hash(tuple(self._fields.items()))
+        if self._hash is None:
+            self._hash = hash(tuple(self._fields.items()))
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FactRecord) and self._fields == other._fields
