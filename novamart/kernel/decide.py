@@ -54,7 +54,7 @@ from novamart.kernel.wording import plain
 
 KEPT_VERSIONS = 8
 KEPT_VARIANTS = 32  # policy variants compiled and kept, most recently used first
-MEMO_SIZE = 1_024  # ~14 KB a decision (bench/bench_kernel.py): ~14 MB when full
+MEMO_SIZE = 1_024  # ~2.6 KB a decision (bench/bench_kernel.py): ~3 MB when full
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
 
 
