@@ -56,7 +56,7 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from novamart.episode import CustomerSimulator
-from novamart.kernel import PolicyKernel, default_kernel
+from novamart.kernel import CompiledRulebook, PolicyKernel, Rulebook, default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.reward import CommunicationJudge
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
@@ -115,20 +115,38 @@ class _EpisodeTool(FastTool):
 
 
 class _TaskTools(Transform):
-    """Lists the tools of the environment's current task (FastMCP lists every tool)."""
+    """Lists the tools of the environment's current task (FastMCP lists every tool), with
+    the schemas of the rules being played."""
 
-    def __init__(self, names: Callable[[], tuple[str, ...]]) -> None:
+    def __init__(
+        self, names: Callable[[], tuple[str, ...]], rulebook: Callable[[], Rulebook]
+    ) -> None:
         self._names = names
+        self._rulebook = rulebook
 
     async def list_tools(self, tools: Sequence[FastTool]) -> Sequence[FastTool]:
         by_name = {tool.name: tool for tool in tools}
-        return [by_name[name] for name in self._names() if name in by_name]
+        rulebook = self._rulebook()
+        return [
+            by_name[name].model_copy(update={"parameters": listed_schema(name, rulebook)})
+            for name in self._names()
+            if name in by_name
+        ]
 
 
-@functools.cache
-def tool_list(names: tuple[str, ...]) -> list[Tool]:
-    """The MCP tool specs of a task's tools (built once per tool set)."""
-    return [Tool(name=n, description=CATALOGUE[n][0], input_schema=CATALOGUE[n][1]) for n in names]
+def listed_schema(name: str, rulebook: Rulebook) -> dict[str, Any]:
+    """Tool ``name``'s input schema under ``rulebook`` (an order tool's may list what the
+    rules name, e.g. check_policy's policies; CATALOGUE keeps the rule-free one)."""
+    spec = TOOLS.get(name)
+    return spec.schema_for(rulebook) if spec else CATALOGUE[name][1]
+
+
+def tool_list(names: tuple[str, ...], rulebook: Rulebook) -> list[Tool]:
+    """The MCP tool specs of a task's tools under ``rulebook``."""
+    return [
+        Tool(name=n, description=CATALOGUE[n][0], input_schema=listed_schema(n, rulebook))
+        for n in names
+    ]
 
 
 def check_seed(seed: Any) -> int | None:
@@ -205,7 +223,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
                     handler=functools.partial(self._mcp_call, name),
                 )
             )
-        server.add_transform(_TaskTools(self._tool_names))
+        server.add_transform(_TaskTools(self._tool_names, self._rulebook))
         super().__init__(server)
         # OpenEnv's rubric package imports openai (~1.3 s): not before the first environment,
         # so a server answers /health without it
@@ -217,6 +235,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         self._judge = judge
         self._run: Run | None = None
         self._variant: int | None = None
+        self._rules: CompiledRulebook | None = None
         self._mode: Mode = "guided"
         self._episode_id: str | None = None
         self._closed = False
@@ -269,6 +288,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             spec, check_seed(seed), rules, ticket, self._mode, self._customer, self._judge
         )
         self._variant = variant
+        self._rules = rules
         self._episode_id = episode_id or str(uuid4())
         self.rubric.bind(self._run)
         self._reset_rubric()
@@ -394,8 +414,12 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
     def _tool_names(self) -> tuple[str, ...]:
         return self._run.tools if self._run else tuple(CATALOGUE)
 
+    def _rulebook(self) -> Rulebook:
+        """The rules the current episode plays (before any reset, the kernel's)."""
+        return (self._rules or self._kernel.snapshot()).rulebook
+
     def _tools(self) -> list[Tool]:
-        return tool_list(self._tool_names())
+        return tool_list(self._tool_names(), self._rulebook())
 
     def _observe(
         self,

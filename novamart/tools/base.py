@@ -7,11 +7,13 @@ exceptions, so a session always goes on and the reward can score the mistake.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from novamart.episode import Episode
+from novamart.kernel import Rulebook
 from novamart.models import ToolErrorCode, ToolFailure
 from novamart.tools.args import ToolArgs, json_schema
 
@@ -26,10 +28,24 @@ class ToolSpec:
     description: str
     args: type[ToolArgs]
     run: Callable[[Episode, Any], Result]
+    choices: Callable[[Rulebook], dict[str, Sequence[str]]] | None = None
+    """Arguments whose values the rules enumerate (a policy's name): listed per rulebook, so
+    a client sees the names of the rules being played, not names written in code."""
     schema: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schema", json_schema(self.args))
+
+    def schema_for(self, rulebook: Rulebook) -> dict[str, Any]:
+        """The schema a client sees when ``rulebook`` is played: ``schema`` with the values the
+        rules allow for each argument in ``choices`` (validation stays the argument model's: a
+        name outside them is answered with a typed error that lists them)."""
+        if self.choices is None:
+            return self.schema
+        schema = copy.deepcopy(self.schema)
+        for argument, values in self.choices(rulebook).items():
+            schema["properties"][argument]["enum"] = list(values)
+        return schema
 
 
 def ok(**payload: Any) -> Result:

@@ -13,7 +13,8 @@ class CheckPolicyArgs(ToolArgs):
     policy: str = Field(
         min_length=1,
         max_length=64,
-        description="standard_return, defective_item, loyalty_goodwill or escalation",
+        description="The policy's name, as the rules being played call it (listed in this "
+        "schema when the case is known; an unknown name is answered with the list)",
     )
     order_id: OrderId
 
@@ -56,4 +57,5 @@ SPEC = ToolSpec(
     "and which tool would tell, and the resolutions it grants with their amounts.",
     args=CheckPolicyArgs,
     run=check_policy,
+    choices=lambda rulebook: {"policy": tuple(rulebook.policies)},
 )

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from openenv.core.env_server.mcp_types import ListToolsAction
 
 from novamart.agents import AGENTS
 from novamart.agents.runner import run_episode
@@ -129,3 +130,22 @@ def test_adding_a_field_leaves_the_other_draws_of_a_seed_alone(tmp_path: Path) -
         after = build_scenario("open_case", seed, more).records
         after["order"].pop("competitor_price")
         assert before == after
+
+
+def test_check_policy_lists_the_policies_of_the_rules_being_played(edited: PolicyKernel) -> None:
+    """A client learns the policy names from the tool's schema: a new policy is listed (and
+    answered) with no code, and every name listed is one check_policy knows."""
+    env = NovamartEnvironment(edited)
+    observation = env.reset(task="open_case", seed=1)
+    listed = {tool.name: tool for tool in env.step(ListToolsAction()).tools}
+    names = listed["check_policy"].input_schema["properties"]["policy"]["enum"]
+    assert names == list(edited.rulebook.policies) and "price_match" in names
+    for name in names:
+        answer = act(env, "check_policy", policy=name, order_id=observation.order_id)
+        result = answer.last_tool_result or {}
+        assert result.get("policy") == name or result["error"]["code"] == "service_unavailable"
+    plain = NovamartEnvironment()
+    plain.reset(task="open_case", seed=1)
+    tools = plain.step(ListToolsAction()).tools
+    default = next(t for t in tools if t.name == "check_policy").input_schema
+    assert "price_match" not in default["properties"]["policy"]["enum"]

@@ -13,6 +13,7 @@ from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.runner import run_episode
 from novamart.client import NovamartAction, NovamartEnv, NovamartServerError
 from novamart.evaluation.sessions import RemoteSession
+from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation
 from novamart.scenarios.tasks import TASKS
 from novamart.server.environment import NovamartEnvironment
@@ -154,6 +155,9 @@ def test_mcp_endpoint_lists_and_calls_tools(server: RunningServer) -> None:
     # the call started the default task in this session: the listing is now that task's
     listed = rpc("tools/list", {"session_id": session}, 4)["result"]["tools"]
     assert [tool["name"] for tool in listed] == list(TASKS["easy_refund"].tools)
+    check = next(tool for tool in listed if tool["name"] == "check_policy")
+    policies = list(default_kernel().rulebook.policies)
+    assert check["inputSchema"]["properties"]["policy"]["enum"] == policies
     assert rpc("openenv/session/close", {"session_id": session}, 5)["result"]["closed"] is True
 
 
