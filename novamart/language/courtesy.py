@@ -41,13 +41,13 @@ def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
         lemmas = clause.lemmas
         if (
             not polite
-            and clause.vocabulary & POLITE.firsts
+            and not clause.vocabulary.isdisjoint(POLITE.firsts)
             and any(not _negated(lemmas, i) for i in POLITE.positions(lemmas))
         ):
             polite = True
         if clause.quoted:
             continue
-        if clause.vocabulary & RUDE.firsts and any(
+        if not clause.vocabulary.isdisjoint(RUDE.firsts) and any(
             not _negated(lemmas, i) for i in RUDE.positions(lemmas)
         ):
             rude = True
