@@ -375,16 +375,19 @@ def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int
 
 
 def _find(
-    lemmas: list[str], index: dict, taken: list[bool]
+    clause: Clause, index: dict, taken: list[bool]
 ) -> Iterator[tuple[int, int, int, object]]:
     """The phrases of ``index`` in ``lemmas``, left to right, longest first, each over
     tokens no other phrase has taken. Only positions holding a phrase's first lemma are
     tried (a clause has a few of them among its tokens)."""
+    lemmas, vocabulary = clause.lemmas, clause.vocabulary
     resume = 0
     for i in [i for i, w in enumerate(lemmas) if w in index]:
         if i < resume or taken[i]:
             continue
         for phrase in index[lemmas[i]]:
+            if not phrase.rest <= vocabulary:
+                continue  # a word of the phrase is missing from the clause
             found = _match(lemmas, i, phrase.lemmas)
             if found and not any(taken[i : found[0]]):
                 end, negations = found
@@ -394,17 +397,20 @@ def _find(
                 break
 
 
+AMOUNT_KINDS = frozenset({"number", "money"})
+
+
 def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
     tokens, lemmas, vocabulary = clause.tokens, clause.lemmas, clause.vocabulary
-    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(("number", "money")):
+    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(AMOUNT_KINDS):
         return []  # nothing here the lexicon could name
     taken = [t.kind == "punct" for t in tokens]
-    if not vocabulary.isdisjoint(lexicon.neutral):
-        for _ in _find(lemmas, lexicon.neutral, taken):
+    if not vocabulary.isdisjoint(lexicon.neutral_cues):
+        for _ in _find(clause, lexicon.neutral, taken):
             pass
     mentions: list[Mention] = []
-    named = not vocabulary.isdisjoint(lexicon.resolutions)
-    for start, end, _neg, phrase in _find(lemmas, lexicon.resolutions, taken) if named else ():
+    named = not vocabulary.isdisjoint(lexicon.resolution_cues)
+    for start, end, _neg, phrase in _find(clause, lexicon.resolutions, taken) if named else ():
         resolution = _credited_to_card(clause, start, phrase.target, mentions)  # type: ignore[attr-defined]
         if resolution is None:
             continue
@@ -423,17 +429,17 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
         mentions[:] = _appositions(lemmas, mentions)
     for m in mentions:
         m.policy = m.policy or _names_a_window(lemmas, m)
-    if not vocabulary.isdisjoint(lexicon.facts):
-        for start, end, negations, phrase in _find(lemmas, lexicon.facts, taken):
+    if not vocabulary.isdisjoint(lexicon.fact_cues):
+        for start, end, negations, phrase in _find(clause, lexicon.facts, taken):
             if end - start == 1 and not _about_the_item(tokens, start):
                 continue
             claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
             plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
             mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
     kinds = clause.kinds
-    if "number" in kinds or vocabulary & WINDOW_WORDS:
+    if "number" in kinds or not vocabulary.isdisjoint(WINDOW_WORDS):
         mentions += _quantities(clause, lexicon, taken)
-    if vocabulary & lexicon.choice_values:
+    if not vocabulary.isdisjoint(lexicon.choice_values):
         mentions += _choices(clause, lexicon, taken)
     mentions.sort(key=_START)
     if "money" in kinds:
@@ -482,7 +488,9 @@ def _credited_to_card(
 def _topic(lemmas: list[str], start: int) -> bool:
     """ "regarding the exchange", "about your refund": the resolution is what the clause is
     about, not what it claims."""
-    return any(TOPIC.at(lemmas, k) for k in range(max(0, start - 3), start))
+    return any(
+        lemmas[k] in TOPIC.firsts and TOPIC.at(lemmas, k) for k in range(max(0, start - 3), start)
+    )
 
 
 def _about_the_item(tokens: list[Token], i: int) -> bool:
@@ -681,10 +689,10 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
     inside = [False] * len(lemmas)
     for m in mentions:
         inside[m.start : m.end] = [True] * (m.end - m.start)
-    i = 0
-    while i < len(lemmas):
-        if masked[i] or inside[i]:
-            i += 1
+    resume = 0  # past a local negator's words
+    negators = [i for i, w in enumerate(lemmas) if w in NEGATION_CUES or w.startswith(NEGATIVE_VERBS)]
+    for i in negators:
+        if i < resume or masked[i] or inside[i]:
             continue
         local = None
         if lemmas[i] in LOCAL_NEGATORS.firsts and lemmas[i : i + 2] != ["no", "longer"]:
@@ -693,7 +701,7 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
             local = ("not",)  # "store credit, not cash": a noun phrase, not the predicate
         if local is not None:
             _negate_noun_phrase(mentions, i + len(local), clause)
-            i += len(local)
+            resume = i + len(local)
             continue
         word = lemmas[i]
         negator = (
@@ -703,7 +711,6 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
         )
         if negator and not _about_something_else(lemmas, i):
             _negate_nearest(mentions, i, clause)
-        i += 1
 
 
 def _negates_a_noun(words: list[str], i: int) -> bool:
@@ -885,14 +892,16 @@ def _issued(words: list[str]) -> bool:
 
 
 VERB_STARTERS = SUBJECT_PRONOUNS | {"to", "please", "already"}
-CAN_OR_WILL = CAN_WORDS | WILL_WORDS
+AUXILIARY_OR_MODAL = AUXILIARIES | CAN_WORDS | WILL_WORDS
 
 
 def _predicate(clause: Clause) -> bool:
+    if any(map(AUXILIARY_OR_MODAL.__contains__, clause.words)):
+        return True
+    if clause.vocabulary.isdisjoint(VERB_STEMS):
+        return False
     tokens = clause.tokens
     for i, token in enumerate(tokens):
-        if token.text in AUXILIARIES or token.text in CAN_OR_WILL:
-            return True
         if token.lemma in VERB_STEMS and (
             token.text.endswith(("ed", "ing", "s"))
             or any(t.text in VERB_STARTERS for t in tokens[max(0, i - 2) : i])
@@ -913,7 +922,8 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
     if clause.vocabulary.isdisjoint(SPAN_CUES):
         return spans
     lemmas = clause.lemmas
-    for i, lemma_ in enumerate(lemmas):
+    for i in [i for i, w in enumerate(lemmas) if w in SPAN_CUES]:  # where a span can start
+        lemma_ = lemmas[i]
         inverted = i > 0 and lemmas[i - 1] in QUESTION_STARTS  # "would you like ...?"
         if lemma_ == "you" and not inverted:
             for j in range(i + 1, min(i + 4, len(lemmas))):

@@ -320,8 +320,11 @@ def _token(raw: str) -> Token:
 
 def tokenize(normalised: str) -> list[Token]:
     """Tokens are immutable, so each distinct string is classified and lemmatised once."""
-    seen = _SEEN
-    return [seen.get(raw) or _token(raw) for raw in _SPLIT.findall(normalised)]
+    raws = _SPLIT.findall(normalised)
+    tokens = list(map(_SEEN.get, raws))  # at C speed; only new strings need classifying
+    if None in tokens:
+        return [token or _token(raw) for token, raw in zip(tokens, raws)]
+    return tokens  # type: ignore[return-value]
 
 
 def sentences(tokens: list[Token]) -> list[list[Token]]:
@@ -421,6 +424,9 @@ BOUNDARY_WORDS = CLAUSE_PUNCT | CONTRAST | {",", ":", "and", "because", "since",
 _STOPS = BOUNDARY_WORDS | _KIDDING.firsts | {'"'}
 
 
+_LINKS_AFTER_COMMA = COMMA_LINKS | CONTRAST
+
+
 def _finite(tokens: Sequence[Token]) -> bool:
     """Whether the tokens hold a finite verb (so they can stand as a clause)."""
     return any(t.text in FINITE or (t.text.endswith("ed") and len(t.text) > 4) for t in tokens)
@@ -434,7 +440,7 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     if token.kind == "punct":
         if token.text in CLAUSE_PUNCT:
             return True, 1, 1
-        if token.text == "," and following in COMMA_LINKS | CONTRAST:
+        if token.text == "," and following in _LINKS_AFTER_COMMA:
             return True, 1, 2
         if token.text == "," and following in QUESTION_TAILS:
             return True, 1, 1  # "we can offer a refund, would that work?"
