@@ -374,9 +374,7 @@ def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int
     return j, negations
 
 
-def _find(
-    clause: Clause, index: dict, taken: list[bool]
-) -> Iterator[tuple[int, int, int, object]]:
+def _find(clause: Clause, index: dict, taken: list[bool]) -> Iterator[tuple[int, int, int, object]]:
     """The phrases of ``index`` in ``lemmas``, left to right, longest first, each over
     tokens no other phrase has taken. Only positions holding a phrase's first lemma are
     tried (a clause has a few of them among its tokens)."""
@@ -567,7 +565,9 @@ def _elapsed(lexicon: Lexicon, words: list[str], i: int) -> str | None:
     near = words[max(0, i - 6) : i + 6]
     for quantity in lexicon.counts:
         for anchor in quantity.words:
-            if (not anchor or anchor[0] in near) and any(_starts_at(near, k, anchor) for k in range(len(near))):
+            if (not anchor or anchor[0] in near) and any(
+                _starts_at(near, k, anchor) for k in range(len(near))
+            ):
                 return quantity.ref
     return None
 
@@ -690,7 +690,9 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
     for m in mentions:
         inside[m.start : m.end] = [True] * (m.end - m.start)
     resume = 0  # past a local negator's words
-    negators = [i for i, w in enumerate(lemmas) if w in NEGATION_CUES or w.startswith(NEGATIVE_VERBS)]
+    negators = [
+        i for i, w in enumerate(lemmas) if w in NEGATION_CUES or w.startswith(NEGATIVE_VERBS)
+    ]
     for i in negators:
         if i < resume or masked[i] or inside[i]:
             continue
@@ -934,7 +936,9 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
         if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
             spans.append((i, "temporal"))
-        if lemma_ in REQUIRE or (lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)):
+        if lemma_ in REQUIRE or (
+            lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
+        ):
             spans.append((i, "requirement"))
         if clause.words[i] in ("whether", "if") and i and lemmas[i - 1] in EMBEDDED:
             spans.append((i, "question"))  # "I'm checking whether it qualifies for a refund"

@@ -323,7 +323,7 @@ def tokenize(normalised: str) -> list[Token]:
     raws = _SPLIT.findall(normalised)
     tokens = list(map(_SEEN.get, raws))  # at C speed; only new strings need classifying
     if None in tokens:
-        return [token or _token(raw) for token, raw in zip(tokens, raws)]
+        return [token or _token(raw) for token, raw in zip(tokens, raws, strict=True)]
     return tokens  # type: ignore[return-value]
 
 
