@@ -30,7 +30,7 @@ import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 
 from novamart.language.claims import APPROX, FactClaim, ResolutionClaim, Stance
 from novamart.language.courtesy import courtesy
@@ -668,8 +668,12 @@ def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -
 NEGATION_CUES = PREDICATE_NEGATORS | LOCAL_NEGATORS.firsts | {"not"}
 
 
+_NEGATIVE_STEM = methodcaller("startswith", NEGATIVE_VERBS)
+"""Whether a lemma starts like a verb of denial (called from C by map)."""
+
+
 def _negative_verb(clause: Clause) -> bool:
-    return any(w.startswith(NEGATIVE_VERBS) for w in clause.lemmas)
+    return any(map(_NEGATIVE_STEM, clause.lemmas))
 
 
 def _masked(lemmas: list[str]) -> list[bool]:
@@ -1038,11 +1042,11 @@ def _continues(clause: Clause, mentions: list[Mention], before: list[_Read]) -> 
     """Whether the clause continues the resolution of the clause before it: only auxiliaries
     and pronouns ("..., and I never will"), a relative clause (", which we have applied"),
     or the spelling-out after a colon ("... is store credit: I've added $674.99")."""
-    if not before or any(m.resolution for m in mentions):
+    if not before or (mentions and any(m.resolution for m in mentions)):
         return False
     if _last_resolution(before, clause.sentence) is None:
         return False
-    if any(m.fact for m in mentions):
+    if mentions and any(m.fact for m in mentions):
         return False
     words = set(clause.words)
     if words <= ELLIPSIS and _predicate(clause):
@@ -1088,7 +1092,7 @@ def _continue(current: _Read, before: list[_Read]) -> None:
 def _attach_orphan_amounts(current: _Read, done: list[_Read]) -> None:
     """ "The total is $974.99": an amount with no resolution of its own, in a clause that
     refers back, belongs to the last resolution mentioned."""
-    if any(m.resolution for m in current.mentions):
+    if "money" not in current.clause.kinds or any(m.resolution for m in current.mentions):
         return
     money = [t for t in current.clause.tokens if t.kind == "money"]
     if not money or not (set(current.clause.words) & ANAPHORA):
