@@ -42,13 +42,13 @@ def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
         if (
             not polite
             and not clause.vocabulary.isdisjoint(POLITE.firsts)
-            and any(not _negated(lemmas, i) for i in POLITE.positions(lemmas))
+            and any(not _negated(lemmas, i) for i in POLITE.positions(lemmas, clause.vocabulary))
         ):
             polite = True
         if clause.quoted:
             continue
         if not clause.vocabulary.isdisjoint(RUDE.firsts) and any(
-            not _negated(lemmas, i) for i in RUDE.positions(lemmas)
+            not _negated(lemmas, i) for i in RUDE.positions(lemmas, clause.vocabulary)
         ):
             rude = True
         if clause.words in (["whatever"], ["whatever", "."]):

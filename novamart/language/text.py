@@ -249,6 +249,8 @@ class Phrases:
         self._by_pair = {k: sorted(v, key=len, reverse=True) for k, v in by_pair.items()}
         """Longer phrases by their first two words, longest first: a look-up leaves the
         few phrases that can match (the negation idioms share "no" and "not")."""
+        self._word_sets = {f: tuple(frozenset(p) for p in b) for f, b in by_first.items()}
+        """The words of each phrase, by first word (see _possible)."""
 
     @classmethod
     def of_lemmas(cls, *texts: str) -> Phrases:
@@ -266,16 +268,26 @@ class Phrases:
                     return phrase
         return self._single.get(sequence[i])
 
-    def positions(self, sequence: Sequence[str]) -> list[int]:
-        if self.firsts.isdisjoint(sequence):
+    def _possible(self, sequence: Sequence[str], among: frozenset[str] | None) -> bool:
+        """Whether a phrase could occur: its first word is in ``sequence`` and, when
+        ``among`` (a set holding every item of the sequence: a clause's vocabulary) is
+        given, so are all its words. Set comparisons at C speed rule most clauses out
+        before any position is tried ("you" starts rude phrases; "you should have" needs
+        "should" too)."""
+        if among is None:
+            return not self.firsts.isdisjoint(sequence)
+        sets = self._word_sets
+        return any(words <= among for f in self.firsts.intersection(among) for words in sets[f])
+
+    def positions(self, sequence: Sequence[str], among: frozenset[str] | None = None) -> list[int]:
+        if not self._possible(sequence, among):
             return []
         firsts = self.firsts
         return [i for i, w in enumerate(sequence) if w in firsts and self.at(sequence, i)]
 
     def occurs_in(self, sequence: Sequence[str], among: frozenset[str] | None = None) -> bool:
-        """Whether a phrase occurs in ``sequence``; ``among``, a set holding every item of
-        the sequence (a clause's vocabulary), rules most clauses out at C speed."""
-        if self.firsts.isdisjoint(sequence if among is None else among):
+        """Whether a phrase occurs in ``sequence`` (``among``: see _possible)."""
+        if not self._possible(sequence, among):
             return False
         firsts = self.firsts
         return any(w in firsts and self.at(sequence, i) for i, w in enumerate(sequence))
