@@ -352,7 +352,7 @@ def _starts_at(sequence: list[str], i: int, words: tuple[str, ...]) -> bool:
 
 
 _SKIPPABLE = GAP | NEGATORS_IN_PHRASE
-"""What may stand between a phrase's words (a negator counts against the phrase)."""
+"""What may stand between a phrase's words (a negator there negates the phrase)."""
 
 
 def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int] | None:
@@ -375,9 +375,9 @@ def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int
 
 
 def _find(clause: Clause, index: dict, taken: list[bool]) -> Iterator[tuple[int, int, int, object]]:
-    """The phrases of ``index`` in ``lemmas``, left to right, longest first, each over
-    tokens no other phrase has taken. Only positions holding a phrase's first lemma are
-    tried (a clause has a few of them among its tokens)."""
+    """The phrases of ``index`` in the clause's lemmas, left to right, longest first, each
+    over tokens no other phrase has taken. Only positions holding a phrase's first lemma
+    are tried, and only phrases whose other lemmas are all in the clause."""
     lemmas, vocabulary = clause.lemmas, clause.vocabulary
     resume = 0
     for i in [i for i, w in enumerate(lemmas) if w in index]:

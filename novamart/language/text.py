@@ -54,7 +54,7 @@ NUMBER_WORDS = {
 }  # fmt: skip
 _APOSTROPHE_WORD = r"\b[a-z]+'[a-z]+\b"
 _WHOLE_WORDS = ("cannot", "unable", "ineligible", "impossible", "per cent")
-_OTHER_WORDS = r"\b(?:cannot|unable|ineligible|impossible)\b|\bper cent\b"
+_OTHER_WORDS = rf"\b(?:{'|'.join(_WHOLE_WORDS)})\b"
 _CONTRACTED = re.compile(f"{_APOSTROPHE_WORD}|{_OTHER_WORDS}")
 _ONLY_APOSTROPHES = re.compile(_APOSTROPHE_WORD)
 _ONLY_OTHERS = re.compile(_OTHER_WORDS)
