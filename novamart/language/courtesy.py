@@ -41,14 +41,14 @@ def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
         lemmas = clause.lemmas
         if (
             not polite
-            and clause.vocabulary & POLITE.firsts
-            and any(not _negated(lemmas, i) for i in POLITE.positions(lemmas))
+            and not clause.vocabulary.isdisjoint(POLITE.firsts)
+            and any(not _negated(lemmas, i) for i in POLITE.positions(lemmas, clause.vocabulary))
         ):
             polite = True
         if clause.quoted:
             continue
-        if clause.vocabulary & RUDE.firsts and any(
-            not _negated(lemmas, i) for i in RUDE.positions(lemmas)
+        if not clause.vocabulary.isdisjoint(RUDE.firsts) and any(
+            not _negated(lemmas, i) for i in RUDE.positions(lemmas, clause.vocabulary)
         ):
             rude = True
         if clause.words in (["whatever"], ["whatever", "."]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from novamart.kernel.conditions import FieldTest
@@ -47,6 +47,12 @@ class Phrase:
     """A resolution name, or a fact reference ``kind.field``."""
     value: Any = None
     """For a bool field: what the phrase says it is; for a policy's name, "policy"."""
+    rest: frozenset[str] = field(init=False, compare=False, repr=False)
+    """Its lemmas after the first: a clause lacking one of them cannot hold the phrase,
+    which a set comparison tells before any matching is tried."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rest", frozenset(self.lemmas[1:]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +137,12 @@ class Lexicon:
         ]  # fmt: skip
         self.window_hints = frozenset(h for w in self.windows for h in w.hints)
         self.choice_values = frozenset(v for c in self.choices for v in c.values)
-        self.cues = (
-            frozenset(self.resolutions) | frozenset(self.facts) | self.choice_values | WINDOW_WORDS
-        )
+        self.resolution_cues = frozenset(self.resolutions)
+        self.fact_cues = frozenset(self.facts)
+        self.neutral_cues = frozenset(self.neutral)
+        """The first lemmas of each index, as sets: a clause is tested against them at C
+        speed, set to set, before any phrase is matched."""
+        self.cues = self.resolution_cues | self.fact_cues | self.choice_values | WINDOW_WORDS
         """Every word a mention can start with (a clause with none of them has none)."""
 
 

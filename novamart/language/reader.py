@@ -30,6 +30,7 @@ import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter, methodcaller
 
 from novamart.language.claims import APPROX, FactClaim, ResolutionClaim, Stance
 from novamart.language.courtesy import courtesy
@@ -223,6 +224,9 @@ class Mention:
     """Named by its policy ("a standard return"): it can be denied, never promised."""
 
 
+_START = attrgetter("start")
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What one message says."""
@@ -320,7 +324,7 @@ def _conditional(clause: Clause) -> bool:
     words = clause.words
     if words and words[0] in ("should", "were", "had") and clause.opens:
         return not OFFER_CONDITIONS.at(["if", *words[1:]], 0)  # "Should the check find ..."
-    for i, word in enumerate(words):
+    for i, word in enumerate(words if not clause.vocabulary.isdisjoint(CONDITIONAL) else ()):
         if word not in CONDITIONAL:
             continue
         if OFFER_CONDITIONS.at(words, i):
@@ -347,6 +351,10 @@ def _starts_at(sequence: list[str], i: int, words: tuple[str, ...]) -> bool:
     return tuple(sequence[i : i + len(words)]) == words
 
 
+_SKIPPABLE = GAP | NEGATORS_IN_PHRASE
+"""What may stand between a phrase's words (a negator there negates the phrase)."""
+
+
 def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int] | None:
     """Where ``phrase`` matches from ``i`` (gap words allowed inside): (end, negations)."""
     if lemmas[i] != phrase[0]:
@@ -354,7 +362,7 @@ def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int
     j, negations = i + 1, 0
     for want in phrase[1:]:
         gap = 0
-        while j < len(lemmas) and lemmas[j] != want and lemmas[j] in GAP | NEGATORS_IN_PHRASE:
+        while j < len(lemmas) and lemmas[j] != want and lemmas[j] in _SKIPPABLE:
             negations += lemmas[j] in NEGATORS_IN_PHRASE
             gap += 1
             j += 1
@@ -366,33 +374,41 @@ def _match(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> tuple[int, int
     return j, negations
 
 
-def _find(
-    lemmas: list[str], index: dict, taken: list[bool]
-) -> Iterator[tuple[int, int, int, object]]:
-    i = 0
-    while i < len(lemmas):
-        for phrase in index.get(lemmas[i], ()):
-            found = None if taken[i] else _match(lemmas, i, phrase.lemmas)
+def _find(clause: Clause, index: dict, taken: list[bool]) -> Iterator[tuple[int, int, int, object]]:
+    """The phrases of ``index`` in the clause's lemmas, left to right, longest first, each
+    over tokens no other phrase has taken. Only positions holding a phrase's first lemma
+    are tried, and only phrases whose other lemmas are all in the clause."""
+    lemmas, vocabulary = clause.lemmas, clause.vocabulary
+    resume = 0
+    for i in [i for i, w in enumerate(lemmas) if w in index]:
+        if i < resume or taken[i]:
+            continue
+        for phrase in index[lemmas[i]]:
+            if not phrase.rest <= vocabulary:
+                continue  # a word of the phrase is missing from the clause
+            found = _match(lemmas, i, phrase.lemmas)
             if found and not any(taken[i : found[0]]):
                 end, negations = found
                 taken[i:end] = [True] * (end - i)
                 yield i, end, negations, phrase
-                i = end - 1
+                resume = end
                 break
-        i += 1
+
+
+AMOUNT_KINDS = frozenset({"number", "money"})
 
 
 def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
     tokens, lemmas, vocabulary = clause.tokens, clause.lemmas, clause.vocabulary
-    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(("number", "money")):
+    if vocabulary.isdisjoint(lexicon.cues) and clause.kinds.isdisjoint(AMOUNT_KINDS):
         return []  # nothing here the lexicon could name
     taken = [t.kind == "punct" for t in tokens]
-    if vocabulary & lexicon.neutral.keys():
-        for _ in _find(lemmas, lexicon.neutral, taken):
+    if not vocabulary.isdisjoint(lexicon.neutral_cues):
+        for _ in _find(clause, lexicon.neutral, taken):
             pass
     mentions: list[Mention] = []
-    named = vocabulary & lexicon.resolutions.keys()
-    for start, end, _neg, phrase in _find(lemmas, lexicon.resolutions, taken) if named else ():
+    named = not vocabulary.isdisjoint(lexicon.resolution_cues)
+    for start, end, _neg, phrase in _find(clause, lexicon.resolutions, taken) if named else ():
         resolution = _credited_to_card(clause, start, phrase.target, mentions)  # type: ignore[attr-defined]
         if resolution is None:
             continue
@@ -411,19 +427,19 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
         mentions[:] = _appositions(lemmas, mentions)
     for m in mentions:
         m.policy = m.policy or _names_a_window(lemmas, m)
-    if vocabulary & lexicon.facts.keys():
-        for start, end, negations, phrase in _find(lemmas, lexicon.facts, taken):
+    if not vocabulary.isdisjoint(lexicon.fact_cues):
+        for start, end, negations, phrase in _find(clause, lexicon.facts, taken):
             if end - start == 1 and not _about_the_item(tokens, start):
                 continue
             claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
             plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
             mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
     kinds = clause.kinds
-    if "number" in kinds or vocabulary & WINDOW_WORDS:
+    if "number" in kinds or not vocabulary.isdisjoint(WINDOW_WORDS):
         mentions += _quantities(clause, lexicon, taken)
-    if vocabulary & lexicon.choice_values:
+    if not vocabulary.isdisjoint(lexicon.choice_values):
         mentions += _choices(clause, lexicon, taken)
-    mentions.sort(key=lambda m: m.start)
+    mentions.sort(key=_START)
     if "money" in kinds:
         _attach_amounts(clause, mentions, lexicon)
     return mentions
@@ -470,7 +486,9 @@ def _credited_to_card(
 def _topic(lemmas: list[str], start: int) -> bool:
     """ "regarding the exchange", "about your refund": the resolution is what the clause is
     about, not what it claims."""
-    return any(TOPIC.at(lemmas, k) for k in range(max(0, start - 3), start))
+    return any(
+        lemmas[k] in TOPIC.firsts and TOPIC.at(lemmas, k) for k in range(max(0, start - 3), start)
+    )
 
 
 def _about_the_item(tokens: list[Token], i: int) -> bool:
@@ -547,7 +565,9 @@ def _elapsed(lexicon: Lexicon, words: list[str], i: int) -> str | None:
     near = words[max(0, i - 6) : i + 6]
     for quantity in lexicon.counts:
         for anchor in quantity.words:
-            if any(_starts_at(near, k, anchor) for k in range(len(near))):
+            if (not anchor or anchor[0] in near) and any(
+                _starts_at(near, k, anchor) for k in range(len(near))
+            ):
                 return quantity.ref
     return None
 
@@ -640,7 +660,7 @@ def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -
             nearest = min(resolutions, key=lambda m: min(abs(m.start - i), abs(m.end - 1 - i)))
             if nearest.amount is None:
                 nearest.amount = token.value
-    mentions.sort(key=lambda m: m.start)
+    mentions.sort(key=_START)
 
 
 # ---- polarity ------------------------------------------------------------------------------
@@ -648,15 +668,20 @@ def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -
 NEGATION_CUES = PREDICATE_NEGATORS | LOCAL_NEGATORS.firsts | {"not"}
 
 
+_NEGATIVE_STEM = methodcaller("startswith", NEGATIVE_VERBS)
+"""Whether a lemma starts like a verb of denial (called from C by map)."""
+
+
 def _negative_verb(clause: Clause) -> bool:
-    return any(w.startswith(NEGATIVE_VERBS) for w in clause.lemmas)
+    return any(map(_NEGATIVE_STEM, clause.lemmas))
 
 
 def _masked(lemmas: list[str]) -> list[bool]:
     masked = [False] * len(lemmas)
-    if not IDIOMS.firsts.intersection(lemmas):
+    firsts = IDIOMS.firsts
+    if firsts.isdisjoint(lemmas):
         return masked
-    for i in range(len(lemmas)):
+    for i in [i for i, w in enumerate(lemmas) if w in firsts]:
         if idiom := IDIOMS.at(lemmas, i):
             masked[i : i + len(idiom)] = [True] * len(idiom)
     return masked
@@ -668,17 +693,21 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
     inside = [False] * len(lemmas)
     for m in mentions:
         inside[m.start : m.end] = [True] * (m.end - m.start)
-    i = 0
-    while i < len(lemmas):
-        if masked[i] or inside[i]:
-            i += 1
+    resume = 0  # past a local negator's words
+    negators = [
+        i for i, w in enumerate(lemmas) if w in NEGATION_CUES or w.startswith(NEGATIVE_VERBS)
+    ]
+    for i in negators:
+        if i < resume or masked[i] or inside[i]:
             continue
-        local = None if lemmas[i : i + 2] == ["no", "longer"] else LOCAL_NEGATORS.at(lemmas, i)
+        local = None
+        if lemmas[i] in LOCAL_NEGATORS.firsts and lemmas[i : i + 2] != ["no", "longer"]:
+            local = LOCAL_NEGATORS.at(lemmas, i)
         if local is None and words[i] == "not" and _negates_a_noun(words, i):
             local = ("not",)  # "store credit, not cash": a noun phrase, not the predicate
         if local is not None:
             _negate_noun_phrase(mentions, i + len(local), clause)
-            i += len(local)
+            resume = i + len(local)
             continue
         word = lemmas[i]
         negator = (
@@ -688,7 +717,6 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
         )
         if negator and not _about_something_else(lemmas, i):
             _negate_nearest(mentions, i, clause)
-        i += 1
 
 
 def _negates_a_noun(words: list[str], i: int) -> bool:
@@ -780,36 +808,36 @@ def _object_follows(lemmas: list[str], i: int, after: list[Mention]) -> bool:
 
 
 def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Modality:
-    lemmas, words = clause.lemmas, clause.words
+    lemmas, words, vocabulary = clause.lemmas, clause.words, clause.vocabulary
     if clause.quoted:
         return "quoted"
     if clause.question and _interrogative(clause):
-        return "offer" if OFFER_QUESTIONS.occurs_in(words) else "question"
+        return "offer" if OFFER_QUESTIONS.occurs_in(words, vocabulary) else "question"
     if conditional:
         return "conditional"
-    if _hypothetical(lemmas, words):
+    if _hypothetical(clause):
         return "hypothetical"
-    done = _done(lemmas, words)
-    habitual = bool(clause.vocabulary & HABITUAL)  # "are always passed to a manager"
+    done = _done(clause)
+    habitual = not vocabulary.isdisjoint(HABITUAL)  # "are always passed to a manager"
     if (
-        not clause.vocabulary & CUSTOMER
+        vocabulary.isdisjoint(CUSTOMER)
         and (not done or habitual)
         and (
             any(m.plural for m in mentions)
-            or clause.vocabulary & GENERIC_NOUNS
-            or clause.vocabulary & HABITUAL
+            or not vocabulary.isdisjoint(GENERIC_NOUNS)
+            or habitual
             # "credit is available for 60 days after purchase" (with an amount, it is this case's)
-            or ("money" not in clause.kinds and SINCE_PURCHASE.occurs_in(lemmas))
+            or ("money" not in clause.kinds and SINCE_PURCHASE.occurs_in(lemmas, vocabulary))
         )
     ):
         return "generic"
     if done:
         return "offer" if "offer" in lemmas and not _issued(words) else "done"
-    if OFFER_PHRASES.occurs_in(words):
+    if OFFER_PHRASES.occurs_in(words, vocabulary):
         return "can"
-    if clause.vocabulary & CAN_WORDS and "expect" not in lemmas:
+    if not vocabulary.isdisjoint(CAN_WORDS) and "expect" not in lemmas:
         return "can"
-    if clause.vocabulary & WILL_WORDS or ON_ITS_WAY.occurs_in(lemmas):
+    if not vocabulary.isdisjoint(WILL_WORDS) or ON_ITS_WAY.occurs_in(lemmas, vocabulary):
         return "will"
     if _predicate(clause) or _label_value(clause, mentions):
         return "stated"
@@ -832,18 +860,24 @@ def _interrogative(clause: Clause) -> bool:
     return first in QUESTION_STARTS or (clause.link == "" and first not in SUBJECT_PRONOUNS)
 
 
-def _hypothetical(lemmas: list[str], words: list[str]) -> bool:
-    for i, word in enumerate(words):
+def _hypothetical(clause: Clause) -> bool:
+    words, vocabulary = clause.words, clause.vocabulary
+    for i, word in enumerate(words if not vocabulary.isdisjoint(HYPOTHETICAL) else ()):
         if word == "would" and OFFERING_WOULD.at(words, i):
             continue
         if word in HYPOTHETICAL:
             return True
-    return WISHFUL.occurs_in(lemmas)
+    return WISHFUL.occurs_in(clause.lemmas, vocabulary)
 
 
-def _done(lemmas: list[str], words: list[str]) -> bool:
+DONE_CUES = DONE_WORDS | {"was", "were", "been", "have"}
+"""A clause without one of these words (or lemmas) has no sign of a deed done."""
+
+
+def _done(clause: Clause) -> bool:
+    lemmas, words, vocabulary = clause.lemmas, clause.words, clause.vocabulary
     modal_passive = False
-    for i, word in enumerate(words):
+    for i, word in enumerate(words if not vocabulary.isdisjoint(DONE_CUES) else ()):
         if word == "be" and i and words[i - 1] in MODALS:
             modal_passive = True  # "can be returned", "may be refunded or exchanged"
         if word in DONE_WORDS:
@@ -856,7 +890,7 @@ def _done(lemmas: list[str], words: list[str]) -> bool:
             w.endswith("ed") or w in DONE_WORDS or w == "been" for w in words[i + 1 : i + 4]
         ):
             return True
-    return DONE_PHRASES.occurs_in(lemmas)
+    return DONE_PHRASES.occurs_in(lemmas, vocabulary)
 
 
 def _issued(words: list[str]) -> bool:
@@ -864,13 +898,16 @@ def _issued(words: list[str]) -> bool:
 
 
 VERB_STARTERS = SUBJECT_PRONOUNS | {"to", "please", "already"}
+AUXILIARY_OR_MODAL = AUXILIARIES | CAN_WORDS | WILL_WORDS
 
 
 def _predicate(clause: Clause) -> bool:
+    if any(map(AUXILIARY_OR_MODAL.__contains__, clause.words)):
+        return True
+    if clause.vocabulary.isdisjoint(VERB_STEMS):
+        return False
     tokens = clause.tokens
     for i, token in enumerate(tokens):
-        if token.text in AUXILIARIES or token.text in CAN_WORDS | WILL_WORDS:
-            return True
         if token.lemma in VERB_STEMS and (
             token.text.endswith(("ed", "ing", "s"))
             or any(t.text in VERB_STARTERS for t in tokens[max(0, i - 2) : i])
@@ -891,7 +928,8 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
     if clause.vocabulary.isdisjoint(SPAN_CUES):
         return spans
     lemmas = clause.lemmas
-    for i, lemma_ in enumerate(lemmas):
+    for i in [i for i, w in enumerate(lemmas) if w in SPAN_CUES]:  # where a span can start
+        lemma_ = lemmas[i]
         inverted = i > 0 and lemmas[i - 1] in QUESTION_STARTS  # "would you like ...?"
         if lemma_ == "you" and not inverted:
             for j in range(i + 1, min(i + 4, len(lemmas))):
@@ -902,7 +940,9 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
         if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
             spans.append((i, "temporal"))
-        if lemma_ in REQUIRE or REQUIRE_PHRASES.at(lemmas, i):
+        if lemma_ in REQUIRE or (
+            lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
+        ):
             spans.append((i, "requirement"))
         if clause.words[i] in ("whether", "if") and i and lemmas[i - 1] in EMBEDDED:
             spans.append((i, "question"))  # "I'm checking whether it qualifies for a refund"
@@ -934,11 +974,18 @@ def _stance(modality: Modality, negations: int) -> Stance | None:
     return "offered" if modality in ("can", "offer") else "asserted"
 
 
+SILENT = NO_CLAIM - {"generic"}
+"""Modalities under which no mention makes a claim (a generic one may, said to "you")."""
+
+
 def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
-    claims = []
+    claims: list[ResolutionClaim] = []
+    if item.modality in SILENT:
+        return claims
     for m in item.mentions:
-        span = _span_of(item.clause, item.spans, m.start)
-        if m.resolution is None or span in ("wish", "temporal", "question"):
+        if m.resolution is None:
+            continue
+        if _span_of(item.clause, item.spans, m.start) in ("wish", "temporal", "question"):
             continue
         if m.topic and not any(w.startswith(DECISION_VERBS) for w in item.clause.lemmas):
             continue
@@ -977,10 +1024,10 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
         modality = "stated"  # a fact may be stated tersely: "45 days since purchase"
     if modality == "will" and "will" in item.clause.words:
         return []  # "I'll verify the defect": an intention, not a fact of the case
+    if modality in NO_CLAIM:
+        return []
     for m in item.mentions:
         if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
-            continue
-        if modality in NO_CLAIM:
             continue
         claim = m.fact.negated() if m.negations % 2 else m.fact
         if claim is not None:
@@ -995,17 +1042,17 @@ def _continues(clause: Clause, mentions: list[Mention], before: list[_Read]) -> 
     """Whether the clause continues the resolution of the clause before it: only auxiliaries
     and pronouns ("..., and I never will"), a relative clause (", which we have applied"),
     or the spelling-out after a colon ("... is store credit: I've added $674.99")."""
-    if not before or any(m.resolution for m in mentions):
+    if not before or (mentions and any(m.resolution for m in mentions)):
         return False
     if _last_resolution(before, clause.sentence) is None:
         return False
-    if any(m.fact for m in mentions):
+    if mentions and any(m.fact for m in mentions):
         return False
     words = set(clause.words)
     if words <= ELLIPSIS and _predicate(clause):
         return True
     if clause.link in ("which", "that") or clause.words[:1] in (["which"], ["that"]):
-        return _done(clause.lemmas, clause.words)
+        return _done(clause)
     if words & {"it", "them"} and words & DONE_WORDS and len(clause.words) <= 10:
         return True  # "and I've applied it to your account"
     if clause.link == ":":
@@ -1045,7 +1092,7 @@ def _continue(current: _Read, before: list[_Read]) -> None:
 def _attach_orphan_amounts(current: _Read, done: list[_Read]) -> None:
     """ "The total is $974.99": an amount with no resolution of its own, in a clause that
     refers back, belongs to the last resolution mentioned."""
-    if any(m.resolution for m in current.mentions):
+    if "money" not in current.clause.kinds or any(m.resolution for m in current.mentions):
         return
     money = [t for t in current.clause.tokens if t.kind == "money"]
     if not money or not (set(current.clause.words) & ANAPHORA):

@@ -201,10 +201,14 @@ def secret_requests(clauses: Sequence[Clause]) -> list[str]:
     for index, clause in enumerate(clauses):
         if clause.quoted:
             continue
-        words = clause.words
+        words, lemmas = clause.words, clause.lemmas
+        names = not clause.vocabulary.isdisjoint(SECRETS.firsts)
+        refers = 0 < index - named <= CARRY and not clause.vocabulary.isdisjoint(PRONOUNS)
+        if not names and not refers:
+            continue  # no secret named here, and no pronoun that could stand for one
         asked = False
         for i in range(len(words)):
-            length = _secret_at(clause, i) if clause.vocabulary & SECRETS.firsts else 0
+            length = _secret_at(clause, i) if names and lemmas[i] in SECRETS.firsts else 0
             if length:
                 named = index
                 if _asks(clause, i, i + length):
