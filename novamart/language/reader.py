@@ -276,7 +276,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
                 for mention in items[-1].mentions:
                     mention.negations += 1
             continue
-        item = _read_clause(clause, lexicon, clause.segment in conditional, items)
+        item = _read_clause(clause, lexicon, conditional, items)
         items.append(item)
     _answers(items)
     _share_amounts(items)
@@ -291,20 +291,22 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     )
 
 
-def _read_clause(clause: Clause, lexicon: Lexicon, conditional: bool, before: list[_Read]) -> _Read:
+def _read_clause(
+    clause: Clause, lexicon: Lexicon, conditional: set[int], before: list[_Read]
+) -> _Read:
     mentions = _mentions(clause, lexicon)
     continues = _continues(clause, mentions, before)
     if not mentions and not continues and not clause.introduced:
         return _Read(clause, mentions, "none")
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
-    modality = _modality(clause, mentions, conditional)
+    modality = _modality(clause, mentions, clause.segment in conditional)
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
     offered_before = (
         previous
-        and previous.modality in ("can", "offer")
+        and _offering(previous, clause, conditional)
         and not any(m.negations for m in previous.mentions)  # "is not possible: ..." offers no
     )
     if offered_before and clause.link == ":" and clause.vocabulary.isdisjoint(SUBJECTS):
@@ -316,6 +318,29 @@ def _read_clause(clause: Clause, lexicon: Lexicon, conditional: bool, before: li
         _continue(current, before)
     _attach_orphan_amounts(current, before)
     return current
+
+
+LEAD_IN_ADDRESS = frozenset({"you", "your", "offer"})
+"""A lead-in offers only when it speaks to the customer or offers ("You can choose:", "Here
+are your options:", "I can offer:"), not when it wonders ("Let me see what options there
+are:") or gives a cause ("because I could resolve it myself:")."""
+
+
+def _offering(previous: _Read, clause: Clause, conditional: set[int]) -> bool:
+    """Whether ``previous`` offers what ``clause`` goes on to name. A lead-in with nothing of
+    its own ("You can choose:") was read as no claim, so its modality is read here, where a
+    colon hands it a bare list (a clause with a predicate of its own says what it says); a
+    negated one ("what I can't do:") offers nothing."""
+    if previous.modality in ("can", "offer"):
+        return True
+    lead_in = clause.link == ":" and previous.modality == "none" and not previous.mentions
+    vocabulary = previous.clause.vocabulary
+    if not lead_in or not vocabulary.isdisjoint(NEGATION_CUES) or _predicate(clause):
+        return False
+    if vocabulary.isdisjoint(LEAD_IN_ADDRESS):
+        return False
+    lead = previous.clause
+    return _modality(lead, [], lead.segment in conditional) in ("can", "offer")
 
 
 def _conditional(clause: Clause) -> bool:

@@ -78,6 +78,20 @@ ESCALATED = ("escalate", "asserted")
         ("I've received your refund request and will look into it.", set()),
         ("Your refund request has been declined.", {("full_refund", "denied")}),
         ('Click "Request a refund" on the order page.', set()),
+        # a lead-in that offers the list after its colon ...
+        ("You can choose: a full refund or a replacement.",
+         {("full_refund", "offered"), ("exchange", "offered")}),
+        ("Here are your options: store credit or an exchange.",
+         {SC_OFFER, ("exchange", "offered")}),
+        ("I can offer: store credit.", {SC_OFFER}),
+        # ... and the lead-ins that offer nothing, or a list that says something of its own
+        ("Here is what I can't do: a full refund.", set()),
+        ("Unfortunately I am unable to offer: a refund.", set()),
+        ("Let me see what options there are: a refund or an exchange.", set()),
+        ("You can choose: store credit of $40.00 has been issued.", {SC_DONE}),
+        ("If you prefer, you can choose: a refund or store credit.",
+         {("full_refund", "offered"), SC_OFFER}),
+        ("If the check confirms a defect, you can choose: a refund or an exchange.", set()),
     ],
 )  # fmt: skip
 def test_resolution_claims(text: str, claims: set[tuple[str, str]]) -> None:
