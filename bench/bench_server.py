@@ -3,7 +3,8 @@
 1. One client over /ws replays typical episodes (the heuristic agent's reset + tool calls,
    recorded in process) against NovaMart, and as many messages against OpenEnv's template
    echo environment (`openenv init`) served the same way, in alternating rounds. Reported:
-   messages per second of each (medians) and NovaMart / echo (target >= 0.8).
+   messages per second of each (medians) and NovaMart / echo (target >= 0.8); then the same
+   messages in process, to show how much of a message's time is NovaMart's own work.
 2. 256 sessions at once, each replaying one episode: errors (target 0) and the p50 / p99
    latency (send to answer) of all messages and of tool calls alone.
 """
@@ -22,6 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from openenv.core.env_server.mcp_types import CallToolAction
+from openenv.core.env_server.serialization import deserialize_action, serialize_observation
+from openenv.core.env_server.types import WSObservationResponse
 from websockets.asyncio.client import connect
 
 from novamart.agents.heuristic import HeuristicAgent
@@ -81,6 +85,29 @@ async def messages_per_second(url: str, episode_frames: list[list[str]]) -> floa
     if errors:
         raise RuntimeError(f"{errors} error answers from {url}")
     return len(frames) / elapsed
+
+
+def in_process_ms(episode_frames: list[list[str]]) -> tuple[float, float]:
+    """The same messages played in this process, as the server's /ws handler plays them:
+    milliseconds per message of the environment's own work (reset or step) and of writing
+    its answer (OpenEnv's serialisation), medians over three passes. What the wire adds is
+    the rest of a message's time, shared with the echo template."""
+    env = NovamartEnvironment()
+    passes = []
+    for _ in range(4):  # the first pass warms the caches, as the server's warm-up does
+        work = writing = 0.0
+        for frame in (json.loads(f) for frames in episode_frames for f in frames):
+            start = time.perf_counter()
+            if frame["type"] == "reset":
+                observation = env.reset(**frame["data"])
+            else:
+                observation = env.step(deserialize_action(frame["data"], CallToolAction))
+            done = time.perf_counter()
+            WSObservationResponse(data=serialize_observation(observation)).model_dump_json()
+            work, writing = work + done - start, writing + time.perf_counter() - done
+        passes.append((work, writing))
+    count = sum(map(len, episode_frames))
+    return tuple(statistics.median(p[k] for p in passes[1:]) * 1000 / count for k in (0, 1))
 
 
 async def concurrent(url: str, episode_frames: list[list[str]]) -> tuple[int, list[list[float]]]:
@@ -145,6 +172,12 @@ async def run(args: argparse.Namespace, nova_url: str, echo_url: str) -> None:
     print(
         f"  NovaMart / echo = {statistics.median(ratios):.2f} (median of rounds; range "
         f"{ratios[0]:.2f}-{ratios[-1]:.2f}; target >= 0.8)"
+    )
+
+    work, writing = in_process_ms(typical)
+    print(
+        f"  the same messages in process: {work:.3f} ms of environment work and {writing:.3f} "
+        f"ms of serialisation a message; echo over the wire: {1000 / baseline:.3f} ms a message"
     )
 
     crowd = episodes(args.sessions, first_seed=10_000)

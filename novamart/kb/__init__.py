@@ -3,16 +3,13 @@ rendered from the rules, searchable with BM25."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from novamart.kb.article import Article
 from novamart.kb.search import Hit
 from novamart.kb.store import KnowledgeBase, KnowledgeBaseError
+from novamart.kernel.recent import RecentlyUsed
 
 KEPT_VERSIONS = 8
-_rendered: OrderedDict[str, KnowledgeBase] = OrderedDict()
-_lock = threading.Lock()
+_RENDERED: RecentlyUsed[str, KnowledgeBase] = RecentlyUsed(KEPT_VERSIONS)
 
 
 def default_kb() -> KnowledgeBase:
@@ -22,13 +19,7 @@ def default_kb() -> KnowledgeBase:
     from novamart.kernel import default_kernel
 
     rulebook = default_kernel().rulebook
-    with _lock:
-        kb = _rendered.get(rulebook.version)
-        if kb is None:
-            kb = _rendered[rulebook.version] = KnowledgeBase.load(rulebook)
-            while len(_rendered) > KEPT_VERSIONS:
-                _rendered.popitem(last=False)
-        return kb
+    return _RENDERED.get(rulebook.version, lambda: KnowledgeBase.load(rulebook))
 
 
 __all__ = ["Article", "Hit", "KnowledgeBase", "KnowledgeBaseError", "default_kb"]

@@ -17,7 +17,7 @@ import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.examples import failures_as_issues, run_examples
 from novamart.kernel.facts import Facts, FactSchema
 from novamart.kernel.money import cents, percent_of
+from novamart.kernel.recent import RecentlyUsed
 from novamart.kernel.rulebook import (
     DEFAULT_RULES_DIR,
     Amount,
@@ -70,40 +71,12 @@ Derived = tuple[dict[tuple[str, str], str], frozenset[str], frozenset[str]]
 """What an engine run comes to: each condition's status, the policies granting, those open."""
 
 
-class EngineRuns:
-    """Engine runs memoised by what the rules can tell apart: the ruleset's shape
-    (novamart.kernel.compile.ruleset_shape), the fact kinds present and whether each
-    condition's field test passes, fails or cannot be told (its field unknown). Shared by
-    every compiled rulebook, so a policy variant reuses its rules' runs. Holds no engine:
-    a forgotten version's ruleset is still freed."""
-
-    def __init__(self, size: int = MEMO_SIZE) -> None:
-        self._size = size
-        self._runs: OrderedDict[tuple, Derived] = OrderedDict()
-        self._lock = threading.Lock()
-        self.misses = 0
-        """Engine runs made (for tests and benchmarks)."""
-
-    def get(self, key: tuple, run: Callable[[], Derived]) -> Derived:
-        with self._lock:
-            found = self._runs.get(key)
-            if found is not None:
-                self._runs.move_to_end(key)
-                return found
-        found = run()
-        with self._lock:
-            self.misses += 1
-            self._runs[key] = found
-            while len(self._runs) > self._size:
-                self._runs.popitem(last=False)
-        return found
-
-    def clear(self) -> None:
-        with self._lock:
-            self._runs.clear()
-
-
-ENGINE_RUNS = EngineRuns()
+ENGINE_RUNS: RecentlyUsed[tuple, Derived] = RecentlyUsed(MEMO_SIZE)
+"""Engine runs memoised by what the rules can tell apart: the ruleset's shape
+(novamart.kernel.compile.ruleset_shape), the fact kinds present and whether each condition's
+field test passes, fails or cannot be told (its field unknown). Shared by every compiled
+rulebook, so a policy variant reuses its rules' runs. Holds no engine: a forgotten version's
+ruleset is still freed."""
 
 
 class CompiledRulebook:
@@ -160,7 +133,7 @@ class CompiledRulebook:
 
     def _derive(self, facts: Facts) -> Derived:
         """The engine's run on ``facts``, or one it made on facts it cannot tell apart from
-        them (EngineRuns): cases alike in every test's outcome share it, whatever their days,
+        them (ENGINE_RUNS): cases alike in every test's outcome share it, whatever their days,
         amounts or ids; reasons and amounts are filled in from the facts themselves."""
         outcomes = []
         for test in self._tests:

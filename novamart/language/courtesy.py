@@ -39,17 +39,14 @@ def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
     polite = rude = False
     for clause in clauses:
         lemmas = clause.lemmas
-        if (
-            not polite
-            and not clause.vocabulary.isdisjoint(POLITE.firsts)
-            and any(not _negated(lemmas, i) for i in POLITE.positions(lemmas, clause.vocabulary))
+        vocabulary = clause.vocabulary  # positions() rules a clause out by it first
+        if not polite and any(
+            not _negated(lemmas, i) for i in POLITE.positions(lemmas, vocabulary)
         ):
             polite = True
         if clause.quoted:
             continue
-        if not clause.vocabulary.isdisjoint(RUDE.firsts) and any(
-            not _negated(lemmas, i) for i in RUDE.positions(lemmas, clause.vocabulary)
-        ):
+        if any(not _negated(lemmas, i) for i in RUDE.positions(lemmas, vocabulary)):
             rude = True
         if clause.words in (["whatever"], ["whatever", "."]):
             rude = True

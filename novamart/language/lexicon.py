@@ -10,12 +10,12 @@ defect" negated), so an analyst writes each phrase once, in plain words.
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from novamart.kernel.conditions import FieldTest
+from novamart.kernel.recent import RecentlyUsed
 from novamart.kernel.rulebook import Rulebook
 from novamart.language.text import lemma, lemmaset, wordset
 
@@ -169,15 +169,9 @@ def _index(phrases: Any) -> dict[str, list[Phrase]]:
 
 
 KEPT = 64
-_BUILT: OrderedDict[str, Lexicon] = OrderedDict()
-_LOCK = threading.Lock()
+_BUILT: RecentlyUsed[str, Lexicon] = RecentlyUsed(KEPT)
 
 
 def lexicon_for(rulebook: Rulebook) -> Lexicon:
     """The lexicon of a rulebook version (built once, then shared; the last 64 are kept)."""
-    with _LOCK:
-        lexicon = _BUILT.pop(rulebook.version, None) or Lexicon(rulebook)
-        _BUILT[rulebook.version] = lexicon
-        while len(_BUILT) > KEPT:
-            _BUILT.popitem(last=False)
-        return lexicon
+    return _BUILT.get(rulebook.version, lambda: Lexicon(rulebook))

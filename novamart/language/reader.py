@@ -333,13 +333,12 @@ def _offering(previous: _Read, clause: Clause, conditional: set[int]) -> bool:
     negated one ("what I can't do:") offers nothing."""
     if previous.modality in ("can", "offer"):
         return True
-    lead_in = clause.link == ":" and previous.modality == "none" and not previous.mentions
-    vocabulary = previous.clause.vocabulary
-    if not lead_in or not vocabulary.isdisjoint(NEGATION_CUES) or _predicate(clause):
-        return False
-    if vocabulary.isdisjoint(LEAD_IN_ADDRESS):
-        return False
     lead = previous.clause
+    lead_in = clause.link == ":" and previous.modality == "none" and not previous.mentions
+    if not lead_in or not lead.vocabulary.isdisjoint(NEGATION_CUES) or _predicate(clause):
+        return False
+    if lead.vocabulary.isdisjoint(LEAD_IN_ADDRESS):
+        return False
     return _modality(lead, [], lead.segment in conditional) in ("can", "offer")
 
 

@@ -345,8 +345,8 @@ def sentences(tokens: list[Token]) -> list[list[Token]]:
     out: list[list[Token]] = []
     current: list[Token] = []
     start = 0
-    for i in [i for i, t in enumerate(tokens) if t[0] in SENTENCE_END and t[2] == "punct"]:
-        if tokens[i][0] == "." and i and tokens[i - 1][0] in _ABBREVIATIONS:
+    for i in [i for i, t in enumerate(tokens) if t.text in SENTENCE_END and t.kind == "punct"]:
+        if tokens[i].text == "." and i and tokens[i - 1].text in _ABBREVIATIONS:
             current += tokens[start:i]
         else:
             current += tokens[start : i + 1]
@@ -355,7 +355,7 @@ def sentences(tokens: list[Token]) -> list[list[Token]]:
         start = i + 1
     current += tokens[start:]
     out.append(current)
-    return [s for s in out if any(t[2] != "punct" for t in s)]
+    return [s for s in out if any(t.kind != "punct" for t in s)]
 
 
 def _kidding_at(words: list[str], tokens: list[Token], i: int) -> int:
@@ -411,7 +411,7 @@ def clauses(text: str) -> list[Clause]:
                 result.append(current)
                 i = k + cut[2]
         current.tokens.extend(sentence[i:])
-        last = next((t[0] for t in reversed(sentence) if t[0] != "\n"), None)
+        last = next((t.text for t in reversed(sentence) if t.text != "\n"), None)
         introduced = last == ":" or (introduced and len(sentence) < 16)
     kept = []
     for clause in result:

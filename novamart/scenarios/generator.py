@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import functools
 import random
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from novamart.kernel import Rulebook, default_kernel
+from novamart.kernel.recent import RecentlyUsed
 from novamart.scenarios import catalogue
 from novamart.scenarios.character import Character, characters
 from novamart.scenarios.personas import PERSONAS, TONES, TRAITS, Tone, Trait
@@ -66,21 +65,16 @@ def build_scenario(
         if key not in _CANONICAL:  # immutable: drawn once per rules version
             _CANONICAL[key] = _canonical(task, character, rules, plans)
         return _CANONICAL[key]
-    key = (rules.version, task, seed)
-    with _SEEDED_LOCK:
-        scenario = _SEEDED.pop(key, None)
-    if scenario is None:
-        scenario = _seeded(task, seed, character, rules, plans, spec.difficulty in FAULTY_LEVELS)
-    with _SEEDED_LOCK:  # most recently used last: an evaluation plays each case per agent
-        _SEEDED[key] = scenario
-        while len(_SEEDED) > KEPT_SEEDED:
-            _SEEDED.popitem(last=False)
-    return scenario
+    faulty = spec.difficulty in FAULTY_LEVELS
+    return _SEEDED.get(
+        (rules.version, task, seed),
+        lambda: _seeded(task, seed, character, rules, plans, faulty),
+    )
 
 
 KEPT_SEEDED = 1_024
-_SEEDED: OrderedDict[tuple[str, str, int], Scenario] = OrderedDict()
-_SEEDED_LOCK = threading.Lock()
+_SEEDED: RecentlyUsed[tuple[str, str, int], Scenario] = RecentlyUsed(KEPT_SEEDED)
+"""Seeded scenarios are immutable: an evaluation plays each case once per agent."""
 _PLANS: dict[tuple[str, str], dict[str, FieldPlan]] = {}
 _CANONICAL: dict[tuple[str, str], Scenario] = {}
 
