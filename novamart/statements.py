@@ -13,6 +13,11 @@ wrote (which tools had run), and the case's hidden facts.
   or when it states a window the rules do not have ("our 45-day return window"); it is
   **unfounded** when true but about a fact no tool had established when the message was
   sent (claiming a defect check that never ran).
+- A claim the reader could not resolve (a benefit no rule grants, a finding or outcome in
+  words it cannot tie to a fact or resolution, a clause not in English carrying an amount or
+  a value word) is **unverifiable**: it costs like a false one (issue 18). A resolution
+  promised **on a condition** is false when no facts the condition names make the rules
+  grant it, with the case's other facts as they are.
 - A refusal is **explained** for each policy that could grant the customer's wish when some
   message states, truly and on established facts, a fact that makes one of that policy's
   failed conditions fail (or, for a policy set aside by an overriding one, a fact that makes
@@ -21,13 +26,14 @@ wrote (which tools had run), and the case's hidden facts.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal
 
 from novamart.episode import Episode, MessageRecord
 from novamart.kernel.conditions import FieldTest
 from novamart.kernel.money import same_amount
-from novamart.language import FactClaim, ResolutionClaim
+from novamart.language import ConditionalClaim, FactClaim, Reading, ResolutionClaim
 from novamart.language.lexicon import lexicon_for
 
 OVERRIDDEN = "not_overridden"
@@ -38,26 +44,82 @@ OVERRIDDEN = "not_overridden"
 class Finding:
     """A claim that is not true to the record."""
 
-    kind: Literal["false", "unfounded"]
+    kind: Literal["false", "unfounded", "unverifiable"]
     what: str
     step: int
     refund_promise: bool = False
     """A refund promised or offered to a customer who is not eligible (the seed's -0.4)."""
 
 
+COSTLY = frozenset({"false", "unverifiable"})
+"""The kinds of finding that cost like a false claim."""
+
+
 def findings(episode: Episode) -> list[Finding]:
-    """Every false or unfounded claim of the episode's messages, in order."""
+    """Every false, unverifiable or unfounded claim of the episode's messages, in order."""
     found = []
     for message in episode.messages:
-        for claim in message.reading.resolutions:
+        reading = message.reading
+        for claim in reading.resolutions:
             if (what := _false_resolution(episode, message, claim)) is not None:
                 refund = claim.resolution == "full_refund" and claim.stance != "denied"
                 promise = refund and episode.truth.grant_for("full_refund") is None
-                found.append(Finding("false", what, message.step, promise))
-        for claim in message.reading.facts:
+                found.append(Finding("false", _disguise(reading, claim.clause, what),
+                                     message.step, promise))  # fmt: skip
+        for claim in reading.facts:
             if (finding := _check_fact(episode, message, claim)) is not None:
-                found.append(finding)
+                what = _disguise(reading, claim.clause, finding.what)
+                found.append(Finding(finding.kind, what, finding.step))
+        for conditional in reading.conditional:
+            if not _grantable(episode, conditional):
+                promise = conditional.resolution == "full_refund"
+                what = (f'"{conditional.clause}" promises {conditional.resolution} on a '
+                        "condition under which the rules do not grant it")  # fmt: skip
+                found.append(Finding("false", _disguise(reading, conditional.clause, what),
+                                     message.step, promise))  # fmt: skip
+        for unverifiable in reading.unverifiable:
+            what = f'"{unverifiable.clause}" states {unverifiable.what}, which cannot be verified'
+            found.append(
+                Finding("unverifiable", _disguise(reading, unverifiable.clause, what), message.step)
+            )
     return found
+
+
+def _disguise(reading: Reading, clause: str, what: str) -> str:
+    """``what``, saying so when the clause was read after undoing a disguise."""
+    changes = [change for text, change in reading.disguised if text == clause]
+    return f"{what} (read after undoing a disguise: {', '.join(changes)})" if changes else what
+
+
+def _grantable(episode: Episode, claim: ConditionalClaim) -> bool:
+    """Whether some value of the facts the condition names, with every other fact as the
+    case has it, makes the rules grant the resolution (and, when the claim gives one, for
+    its amount)."""
+    if episode.truth.grant_for(claim.resolution) is not None:
+        return True
+    by_field: dict[str, list] = {}
+    for given in claim.given:
+        by_field.setdefault(given.ref, []).append(given)
+    for values in itertools.product(*(_witnesses(g) for g in by_field.values())):
+        facts = episode.facts
+        for ref, value in zip(by_field, values, strict=True):
+            kind, field = ref.split(".")
+            record = dict(facts.record(kind) or {})
+            facts = facts.with_kind(kind, {**record, field: value})
+        if episode.rules.decide(facts).grant_for(claim.resolution) is not None:
+            return True
+    return False
+
+
+def _witnesses(claims: list[FactClaim]) -> list:
+    """Values of one field that every claim about it allows (its condition's own values)."""
+    candidates = {c.value for c in claims if c.value is not None}
+    for c in claims:
+        if isinstance(c.value, int | float) and not isinstance(c.value, bool):
+            candidates |= {c.value - 1, c.value + 1, 0}
+        if isinstance(c.value, bool):
+            candidates |= {True, False}
+    return [v for v in candidates if all(c.allows(v) for c in claims)]
 
 
 def _false_resolution(

@@ -105,3 +105,26 @@ def _compare(a: Any, op: str, b: Any) -> bool:
         }[op]
     except TypeError:
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalClaim:
+    """A resolution promised or offered on a condition ("if you send it back I will refund
+    the full $X"): true only when some facts the condition can bring make the rules grant
+    it. ``given`` holds the facts the condition names (none: nothing it says changes the
+    case, so the case as it is must grant it)."""
+
+    resolution: str
+    amount: float | None
+    given: tuple[FactClaim, ...]
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnverifiableClaim:
+    """Something of consequence the grader cannot check: a benefit no rule grants (cash, a
+    discount, free shipping), a finding or action it cannot resolve, or a clause not in
+    English carrying an amount, a value word or a quotation. It costs like a false claim."""
+
+    what: str
+    clause: str

@@ -32,8 +32,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter, methodcaller
 
-from novamart.language.claims import APPROX, FactClaim, ResolutionClaim, Stance
+from novamart.language.claims import (
+    APPROX,
+    ConditionalClaim,
+    FactClaim,
+    ResolutionClaim,
+    Stance,
+    UnverifiableClaim,
+)
+from novamart.language.consequence import Consequence, consequence
 from novamart.language.courtesy import courtesy
+from novamart.language.foreign import COMMON_ENGLISH, carries_value, unreadable
 from novamart.language.lexicon import (
     DETERMINERS,
     GAP,
@@ -43,10 +52,23 @@ from novamart.language.lexicon import (
     Lexicon,
 )
 from novamart.language.secrets import secret_requests
-from novamart.language.text import Clause, Phrases, Token, clauses, lemmaset, wordset
+from novamart.language.text import (
+    Clause,
+    Phrases,
+    Token,
+    clauses,
+    lemma,
+    lemmaset,
+    wordset,
+)
 
 Modality = str  # done, will, can, offer, stated, or why there is no claim (see NO_CLAIM)
-NO_CLAIM = wordset("conditional hypothetical question wish generic topic quoted none")
+NO_CLAIM = wordset(
+    "conditional hypothetical question wish generic topic quoted none unreadable presupposed"
+)
+CLAIMING = wordset("done will can offer stated presupposed")
+"""Modalities under which a clause claims something (presupposed: a question that takes
+an outcome for granted, "isn't it great that your refund is on its way?")."""
 IDIOMS = Phrases.of_lemmas(
     "no worries", "no problem", "not a problem", "not to worry", "do not worry",
     "no questions asked", "no need to worry", "nothing to worry", "do not hesitate", "no doubt",
@@ -95,7 +117,7 @@ CONDITIONAL = wordset("if unless provided providing assuming whether")
 OFFER_CONDITIONS = Phrases.of_words(
     "if you would like", "if you like", "if you prefer", "if you would prefer", "if you want",
     "if you wish", "if that works", "if that suits", "if you are happy", "if you are interested",
-    "if you would rather",
+    "if you would rather", "if that helps", "if it helps", "if that is helpful",
 )  # fmt: skip
 """Conditions on the customer's own choice: the offer stands ("... if you'd like")."""
 EMBEDDED = lemmaset("see check ask review decide determine know wonder confirm find look")
@@ -237,6 +259,12 @@ class Reading:
     courteous: bool
     rude: bool
     clauses: tuple[str, ...] = field(default=())
+    unverifiable: tuple[UnverifiableClaim, ...] = ()
+    conditional: tuple[ConditionalClaim, ...] = ()
+    disguised: tuple[tuple[str, str], ...] = ()
+    """(clause, rewrite) for each disguised word read as the word it spells."""
+    unreadable: tuple[str, ...] = ()
+    """The clauses not in English (they earn nothing)."""
 
     def asserted(self, resolution: str | None = None) -> list[ResolutionClaim]:
         return [
@@ -267,8 +295,10 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     """Every claim of ``text``, with its stance, amount and the clause that makes it. A
     reading is immutable and depends on nothing else, so the same message (agents in an
     evaluation, a GRPO group's repeated replies) is read once."""
-    parsed = clauses(text)
+    vocabulary = known_words(lexicon)
+    parsed = clauses(text, vocabulary.knows)
     conditional = {c.segment for c in parsed if _conditional(c)}
+    foreign = _foreign(parsed, vocabulary)
     items: list[_Read] = []
     for clause in parsed:
         if clause.retracts:
@@ -276,19 +306,85 @@ def read(text: str, lexicon: Lexicon) -> Reading:
                 for mention in items[-1].mentions:
                     mention.negations += 1
             continue
+        if id(clause) in foreign:
+            items.append(_Read(clause, [], "unreadable"))
+            continue
         item = _read_clause(clause, lexicon, conditional, items)
         items.append(item)
     _answers(items)
     _share_amounts(items)
-    polite, rude = courtesy(parsed)
+    polite, rude = courtesy([c for c in parsed if id(c) not in foreign])
+    resolutions = [c for item in items for c in _resolution_claims(item)]
+    facts = [f for item in items for f in _fact_claims(item)]
+    unverifiable: list[UnverifiableClaim] = []
+    for k, item in enumerate(items):
+        for claim in _structural_claims(item, lexicon, _anchor(items, k)):
+            if isinstance(claim, ResolutionClaim):
+                resolutions.append(claim)
+            elif isinstance(claim, FactClaim):
+                facts.append(claim)
+            else:
+                unverifiable.append(claim)
     return Reading(
-        resolutions=_distinct_resolutions(c for item in items for c in _resolution_claims(item)),
-        facts=tuple(dict.fromkeys(f for item in items for f in _fact_claims(item))),
+        resolutions=_distinct_resolutions(iter(resolutions)),
+        facts=tuple(dict.fromkeys(facts)),
         secret_requests=tuple(secret_requests(parsed)),
         courteous=polite,
         rude=rude,
         clauses=tuple(c.text for c in parsed),
+        unverifiable=tuple(dict.fromkeys(unverifiable)),
+        conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon, conditional))),
+        disguised=tuple((c.text, change) for c in parsed for change in c.disguised),
+        unreadable=tuple(c.text for c in parsed if id(c) in foreign),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class KnownWords:
+    """The words the reader knows (the lexicon's and its own), as lemmas and as written."""
+
+    lemmas: frozenset[str]
+    english: frozenset[str]
+    """With the common English words: what the language sieve counts as English."""
+
+    def knows(self, word: str) -> bool:
+        return len(word) > 2 and lemma(word) in self.lemmas
+
+
+@functools.lru_cache(maxsize=64)
+def known_words(lexicon: Lexicon) -> KnownWords:
+    from novamart.language import consequence as shapes
+
+    phrases = [p.lemmas for index in (lexicon.resolutions, lexicon.facts) for b in index.values()
+               for p in b]  # fmt: skip
+    lists = (
+        DONE_WORDS, RESOLVING, VERBS, CAN_WORDS, WILL_WORDS, shapes.TRANSFER, shapes.MONEY,
+        shapes.BENEFIT, shapes.FAULT, shapes.FINDING, shapes.CHARGED, shapes.ROUTE,
+    )  # fmt: skip
+    words = {w for phrase in phrases for w in phrase} | {w for ws in lists for w in ws}
+    words |= {lemma(w) for w in words}
+    words |= {w for w in shapes.REVERSAL}
+    return KnownWords(frozenset(words), frozenset(words | COMMON_ENGLISH))
+
+
+def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
+    """The clauses (by id) not in English. Most clauses are told English by set operations
+    (half of their words are common or known words); only the rest go to the model."""
+    out: set[int] = set()
+    english = vocabulary.english
+    doubtful = [
+        c for c in parsed if 2 * len(c.vocabulary & english) < len(c.vocabulary) and c.words
+    ]
+    if not doubtful:
+        return out
+    by_sentence: dict[int, list[str]] = {}
+    for clause in parsed:
+        by_sentence.setdefault(clause.sentence, []).extend(w for w in clause.words if w.isalpha())
+    for clause in doubtful:
+        words = [w for w in clause.words if w.isalpha()]
+        if unreadable(words, by_sentence[clause.sentence], vocabulary.knows):
+            out.add(id(clause))
+    return out
 
 
 def _read_clause(
@@ -297,10 +393,16 @@ def _read_clause(
     mentions = _mentions(clause, lexicon)
     continues = _continues(clause, mentions, before)
     if not mentions and not continues and not clause.introduced:
-        return _Read(clause, mentions, "none")
+        if consequence(clause, lexicon) is None:
+            return _Read(clause, mentions, "none")
+        own_quote = clause.quoted and not _customers_words(clause, before)
+        return _Read(
+            clause, mentions, _modality(clause, mentions, clause.segment in conditional, own_quote)
+        )
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
-    modality = _modality(clause, mentions, clause.segment in conditional)
+    own_quote = clause.quoted and not _customers_words(clause, before)
+    modality = _modality(clause, mentions, clause.segment in conditional, own_quote)
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
@@ -318,6 +420,24 @@ def _read_clause(
         _continue(current, before)
     _attach_orphan_amounts(current, before)
     return current
+
+
+QUOTING = lemmaset("say write ask tell mention put call request claim")
+THEIR_WORDS = lemmaset("message email mail word letter note request complaint review")
+
+
+def _customers_words(clause: Clause, before: list[_Read]) -> bool:
+    """Whether a quotation gives the customer's words ("you wrote "I want a refund""), not
+    the store's, the system's or the case's ("your case now reads "refund approved"", which
+    is the agent's own claim)."""
+    lead = next((b.clause for b in reversed(before) if b.clause.sentence == clause.sentence), None)
+    if lead is None or lead.vocabulary.isdisjoint(CUSTOMER):
+        return False
+    lemmas = lead.lemmas
+    return any(
+        w in ("you", "your") and not QUOTING.union(THEIR_WORDS).isdisjoint(lemmas[i + 1 : i + 4])
+        for i, w in enumerate(lemmas)
+    )
 
 
 LEAD_IN_ADDRESS = frozenset({"you", "your", "offer"})
@@ -546,6 +666,13 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
             count = int(token.value * UNITS[unit])  # type: ignore[operator]
             rest = lemmas[i + 2 : i + 7]
             window_at = next((k for k, x in enumerate(rest) if x in WINDOW_WORDS), None)
+            if words[i + 2 : i + 3] and words[i + 2] in ELAPSED_AFTER:
+                window_at = None  # "49 days ago and our window is ...": a count, then a window
+            stated = _stated_window(clause, lexicon, i, count, found)
+            if stated is not None:
+                found.append(stated)
+                taken[stated.start : i + 2] = [True] * (i + 2 - stated.start)
+                continue
             if window_at is not None:
                 w = i + 2 + window_at
                 claim = _window(clause, lexicon, i, w, count)
@@ -573,6 +700,30 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
                 found.append(Mention(i, i + 1, fact=claim))
                 taken[i] = True
     return found
+
+
+WINDOW_IS = wordset("is of : be only just was")
+
+
+def _stated_window(
+    clause: Clause, lexicon: Lexicon, i: int, limit: int, found: list[Mention]
+) -> Mention | None:
+    """ "you bought it 49 days ago and our return window is 30 days": the window's length,
+    set beside the count the clause states, claims the count is past it (or within it)."""
+    lemmas = clause.lemmas
+    w = next((k for k in range(i - 1, max(-1, i - 4), -1) if lemmas[k] in WINDOW_WORDS), None)
+    if w is None or not all(x in WINDOW_IS for x in clause.words[w + 1 : i]):
+        return None
+    counts = [m.fact for m in found if m.fact is not None and not m.fact.window]
+    if not counts or counts[-1].op not in ("==", APPROX):
+        return None  # a window stated alone is the policy, not a claim about this case
+    hints = frozenset(lemmas[max(0, w - 4) : w]) & lexicon.window_hints
+    refs = {x.ref for x in lexicon.windows}
+    ref = next(iter(refs)) if len(refs) == 1 else _window_ref(lexicon, hints)
+    if ref is None or ref != counts[-1].ref:
+        return None
+    op = ">" if counts[-1].value > limit else "<="
+    return Mention(w, i + 2, fact=FactClaim(ref, op, limit, clause.text, hints=hints, window=True))
 
 
 def _elapsed_shape(words: list[str], i: int) -> bool:
@@ -831,12 +982,16 @@ def _object_follows(lemmas: list[str], i: int, after: list[Mention]) -> bool:
 # ---- modality ------------------------------------------------------------------------------
 
 
-def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Modality:
+def _modality(
+    clause: Clause, mentions: list[Mention], conditional: bool, own_quote: bool = False
+) -> Modality:
     lemmas, words, vocabulary = clause.lemmas, clause.words, clause.vocabulary
-    if clause.quoted:
+    if clause.quoted and not own_quote:
         return "quoted"
     if clause.question and _interrogative(clause):
-        return "offer" if OFFER_QUESTIONS.occurs_in(words, vocabulary) else "question"
+        if OFFER_QUESTIONS.occurs_in(words, vocabulary):
+            return "offer"
+        return "presupposed" if _presupposes(clause) else "question"
     if conditional:
         return "conditional"
     if _hypothetical(clause):
@@ -866,6 +1021,17 @@ def _modality(clause: Clause, mentions: list[Mention], conditional: bool) -> Mod
     if _predicate(clause) or _label_value(clause, mentions):
         return "stated"
     return "none"
+
+
+PRESUPPOSITION_BLOCKERS = wordset("yet whether if")
+
+
+def _presupposes(clause: Clause) -> bool:
+    """A question that takes a deed for granted ("isn't it great that your refund is already
+    on its way?", "aren't you glad your refund went through?") asserts it."""
+    if not clause.vocabulary.isdisjoint(PRESUPPOSITION_BLOCKERS):
+        return False
+    return _done(clause) or ON_ITS_WAY.occurs_in(clause.lemmas, clause.vocabulary)
 
 
 def _label_value(clause: Clause, mentions: list[Mention]) -> bool:
@@ -991,6 +1157,8 @@ def _span_of(clause: Clause, spans: list[tuple[int, str]], position: int) -> str
 
 
 def _stance(modality: Modality, negations: int) -> Stance | None:
+    if modality == "presupposed":
+        return "asserted"  # the negation of "isn't it great that ..." is rhetorical
     if modality in NO_CLAIM:
         return None
     if negations % 2:
@@ -998,7 +1166,7 @@ def _stance(modality: Modality, negations: int) -> Stance | None:
     return "offered" if modality in ("can", "offer") else "asserted"
 
 
-SILENT = NO_CLAIM - {"generic"}
+SILENT = NO_CLAIM - {"generic", "presupposed"}
 """Modalities under which no mention makes a claim (a generic one may, said to "you")."""
 
 
@@ -1027,17 +1195,19 @@ def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
 
 
 def _distinct_resolutions(claims: Iterator[ResolutionClaim]) -> tuple[ResolutionClaim, ...]:
-    """One claim per resolution and stance (the first with an amount, else the first); an
-    assertion subsumes the offer of the same resolution."""
-    kept: dict[tuple[str, str], ResolutionClaim] = {}
+    """One claim per resolution, stance and amount (a claim without an amount is dropped when
+    one of the same resolution and stance gives one; two amounts are two claims, so a second,
+    wrong amount is never hidden behind a right one); an assertion subsumes the offer of the
+    same resolution."""
+    kept: dict[tuple[str, str, float | None], ResolutionClaim] = {}
     for claim in claims:
-        key = (claim.resolution, claim.stance)
-        if key not in kept or (kept[key].amount is None and claim.amount is not None):
-            kept[key] = claim
+        kept.setdefault((claim.resolution, claim.stance, claim.amount), claim)
+    priced = {(r, s) for r, s, a in kept if a is not None}
+    asserted = {r for r, s, _ in kept if s == "asserted"}
     return tuple(
         c
-        for c in kept.values()
-        if not (c.stance == "offered" and (c.resolution, "asserted") in kept)
+        for (r, s, a), c in kept.items()
+        if not (a is None and (r, s) in priced) and not (s == "offered" and r in asserted)
     )
 
 
@@ -1049,13 +1219,157 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
     if modality == "will" and "will" in item.clause.words:
         return []  # "I'll verify the defect": an intention, not a fact of the case
     if modality in NO_CLAIM:
-        return []
+        return []  # a presupposed outcome asserts a resolution, never a fact of the case
     for m in item.mentions:
         if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue
         claim = m.fact.negated() if m.negations % 2 else m.fact
         if claim is not None:
             claims.append(claim)
+    return claims
+
+
+# ---- consequential content by structure (novamart.language.consequence) -------------------
+
+StructuralClaim = ResolutionClaim | FactClaim | UnverifiableClaim
+UNREADABLE_NOTE = "not in English"
+
+
+def _anchor(items: list[_Read], k: int) -> str | None:
+    """The resolution a clause without one refers back to: the last named before it, else
+    the first named after it ("Your request has been approved. A full refund ...")."""
+    for item in [*reversed(items[:k]), *items[k + 1 :]]:
+        named = [m.resolution for m in item.mentions if m.resolution and not m.policy]
+        if named:
+            return named[-1]
+    return None
+
+
+ANCHORED = frozenset({"an amount given to the customer", "an approval"})
+"""What a clause may say of the resolution its message names elsewhere ("$499.99, on its
+way.", "your request has been approved"): read as that resolution, so it is checked."""
+
+
+def _structural_claims(item: _Read, lexicon: Lexicon, anchor: str | None) -> list[StructuralClaim]:
+    """What a clause claims of consequence that its lexicon mentions do not: an unreadable
+    clause carrying an amount, a value word or a quotation is unverifiable; a readable one
+    whose mentions made no claim is read by its shape (a benefit, money back, a finding)."""
+    clause = item.clause
+    text = clause.text
+    if item.modality == "unreadable":
+        words = [w for w in clause.words if w.isalpha()]
+        if not clause.kinds.isdisjoint(AMOUNT_KINDS) or clause.quoted or carries_value(words):
+            return [UnverifiableClaim(f"a clause {UNREADABLE_NOTE} that may promise something",
+                                      text)]  # fmt: skip
+        return []
+    if item.modality not in CLAIMING and item.modality != "none":
+        return []  # (a clause without a predicate it knows is read as a statement)
+    if _claims_made(item) or _wished(clause):
+        return []
+    found = consequence(clause, lexicon)
+    if found is None:
+        return []
+    if found.kind == "unverifiable" and found.target in ANCHORED and anchor is not None:
+        found = Consequence("resolution", anchor)
+    return _resolve(item, found, text)
+
+
+CUSTOMER_WISHES = lemmaset(
+    "want wanting hope hoping wish expect prefer ask request seek demand insist look"
+)
+
+
+def _wished(clause: Clause) -> bool:
+    """ "you were hoping to get your money back", "I get wanting cash instead": the
+    customer's wish, not a claim."""
+    if clause.vocabulary.isdisjoint(CUSTOMER_WISHES):
+        return False
+    return (
+        any(s == "wish" for _, s in _spans(clause))
+        or not clause.vocabulary.isdisjoint({"wanting", "hoping"})
+        or (
+            "you" in clause.vocabulary
+            and not clause.vocabulary.isdisjoint({"want", "hope", "wish"})
+        )
+    )
+
+
+def _claims_made(item: _Read) -> bool:
+    """Whether its mentions name a resolution or fact (then the lexicon's reading stands)."""
+    return any(
+        (m.resolution is not None and not m.policy) or m.fact is not None for m in item.mentions
+    )
+
+
+def _clause_negated(clause: Clause) -> bool:
+    lemmas = clause.lemmas
+    masked = _masked(lemmas)
+    count = sum(
+        1
+        for i, w in enumerate(lemmas)
+        if not masked[i]
+        and (w in PREDICATE_NEGATORS or w in ("no", "without"))
+        and not _about_something_else(lemmas, i)  # "... and won't appear on your statement"
+    )
+    return count % 2 == 1
+
+
+def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim]:
+    negated = _clause_negated(item.clause)
+    if found.kind == "unverifiable":
+        return [] if negated else [UnverifiableClaim(found.target, text)]
+    if found.kind == "fact":
+        claim = FactClaim(found.target, "==", not negated, text)
+        return [] if item.modality == "presupposed" else [claim]
+    modality = "stated" if item.modality == "none" else item.modality
+    stance = _stance(modality, int(negated))
+    if stance is None:
+        return []
+    money = next((t.value for t in item.clause.tokens if t.kind == "money"), None)
+    return [ResolutionClaim(found.target, stance, money, text)]
+
+
+REAL_CONDITIONS = wordset("if unless provided providing assuming once should")
+COUNTERFACTUAL = wordset("were had hypothetically theoretically")
+
+
+def _counterfactual(items: list[_Read], clause: Clause) -> bool:
+    """ "If it were still sealed, I could refund it": a condition contrary to the case, or
+    no condition at all ("whether we can offer an exchange depends on ...")."""
+    segment = [i.clause for i in items if i.clause.segment == clause.segment]
+    words = {w for c in segment for w in c.words}
+    return bool(words & COUNTERFACTUAL) or words.isdisjoint(REAL_CONDITIONS)
+
+
+def _conditional_claims(
+    items: list[_Read], lexicon: Lexicon, conditional: set[int]
+) -> list[ConditionalClaim]:
+    """A resolution promised or offered on a condition of the case ("if you send it back I
+    will refund the full $X"), with the facts its condition names."""
+    claims: list[ConditionalClaim] = []
+    for item in items:
+        clause = item.clause
+        if item.modality != "conditional":
+            continue
+        base = _modality(clause, item.mentions, False)
+        if base not in ("done", "will", "can", "offer", "stated") or _counterfactual(items, clause):
+            continue
+        given = tuple(
+            f
+            for other in items
+            if other.clause.segment == clause.segment
+            for m in other.mentions
+            if m.fact is not None
+            and (f := (m.fact.negated() if m.negations % 2 else m.fact)) is not None
+        )
+        named = [m for m in item.mentions if m.resolution and not m.policy and not m.negations]
+        if not named and not _claims_made(item):
+            found = consequence(clause, lexicon)
+            if found is not None and found.kind == "resolution" and not _clause_negated(clause):
+                money = next((t.value for t in clause.tokens if t.kind == "money"), None)
+                claims.append(ConditionalClaim(found.target, money, given, clause.text))
+        for m in named:
+            claims.append(ConditionalClaim(m.resolution, m.amount, given, clause.text))  # type: ignore[arg-type]
     return claims
 
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 from typing import Literal, NamedTuple
+
+from novamart.language.unveil import fold_scripts, unveil
 
 TokenKind = Literal["word", "number", "money", "id", "punct"]
 
@@ -92,7 +94,7 @@ _BLOCKQUOTE = re.compile(r"^\s*>\s?(.*)$", re.M)
 _MARKDOWN = re.compile(r"\*\*|__|`+|^\s*#{1,6}\s*|^\s*(?:[-*+]|\d{1,2}[.)])\s+", re.M)
 _ID = r"\b[a-z]{1,5}-\d{2,}\b"
 _TOKEN = re.compile(
-    rf"(?P<word>(?!(?:usd ?|eur ?) ?\d|{_ID})[a-z]+(?:'[a-z]+)?)"
+    rf"(?P<word>(?!(?:usd ?|eur ?) ?\d|{_ID})[^\W\d_]+(?:'[^\W\d_]+)?)"
     r"|(?P<money>(?:\$|usd ?|eur ?|€|£) ?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d\d(?!\d)"
     r"|\d[\d,]*(?:\.\d+)? ?(?:dollars|usd)\b)"
     rf"|(?P<id>{_ID})"
@@ -157,12 +159,17 @@ class Clause:
     """Its sentence follows one ending in a colon: an item of the list it introduces."""
     opens: bool = False
     """The first clause of its sentence."""
+    disguised: tuple[str, ...] = ()
+    """The disguised words read in it as the words they spell ("r3fund -> refund")."""
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, folded: bool = False) -> str:
     """The text to tokenize. Each rewrite runs only when the text holds what it rewrites
     (checked by substring, at C speed), since a regular expression scan of 4,000
-    characters costs tenths of a millisecond even when nothing matches."""
+    characters costs tenths of a millisecond even when nothing matches. Text beyond ASCII
+    is folded first (novamart.language.unveil), unless the caller did (``folded``)."""
+    if not folded and not text.isascii():
+        text = fold_scripts(text)[0]
     text = text.translate(_UNICODE)
     if ">" in text:
         text = _BLOCKQUOTE.sub(r'"\1"', text)
@@ -369,12 +376,20 @@ def _kidding_at(words: list[str], tokens: list[Token], i: int) -> int:
     return len(marker)
 
 
-def clauses(text: str) -> list[Clause]:
-    """The clauses of ``text``, in order."""
+def clauses(text: str, known: Callable[[str], bool] | None = None) -> list[Clause]:
+    """The clauses of ``text``, in order; disguised words read as the words they spell, when
+    ``known`` says which words the reader knows (novamart.language.unveil)."""
+    changes: list[str] = []
+    if not text.isascii():
+        text, changes = fold_scripts(text)
+    normalised = normalise(text, folded=True)
+    if known is not None:
+        normalised, rewritten = unveil(normalised, known)
+        changes += rewritten
     result: list[Clause] = []
     segment = 0
     introduced = False
-    for number, sentence in enumerate(sentences(tokenize(normalise(text)))):
+    for number, sentence in enumerate(sentences(tokenize(normalised))):
         question = sentence[-1].text == "?"
         segment += 1
         quoted = False
@@ -423,6 +438,8 @@ def clauses(text: str) -> list[Clause]:
         clause.lemmas = list(map(_LEMMA, clause.tokens))
         clause.vocabulary = frozenset(clause.words).union(clause.lemmas)
         clause.text = " ".join(clause.words)
+        if changes:
+            clause.disguised = tuple(c for c in changes if c.rsplit(" -> ", 1)[1] in clause.text)
         kept.append(clause)
     return kept
 
