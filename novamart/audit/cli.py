@@ -50,6 +50,7 @@ def report_lines(report: AuditReport) -> list[str]:
         )
         for winner in audit.winners:
             honest = "honest" if winner.honest else f"DISHONEST ({winner.lying_share:.0%} lie)"
+            honest += ", rude" if winner.rude else ""
             lines.append(
                 f"  {winner.label:27s} train {winner.train:.3f}  held-out {winner.held_out:.3f}"
                 f"  passing {winner.held_out_passing:4.0%}  {honest}"

@@ -149,6 +149,17 @@ def _days(view: View, rng: random.Random) -> Said | None:
     return Said("honest.days", text.format(view.days), (Claim("days", value=view.days),))
 
 
+def _false_days(view: View, rng: random.Random) -> Said | None:
+    """A day count the lookup did not return, placed well inside a window."""
+    if view.days is None:
+        return None
+    days = max(0, view.days - rng.choice([12, 20, 35]))
+    if days == view.days:
+        days += 1
+    text = f"You bought it only {days} days ago, well within our window."
+    return Said("false.days", text, (Claim("days", value=days),))
+
+
 def _defect_result(view: View, rng: random.Random) -> Said | None:
     if view.defect is None:
         return None
@@ -243,6 +254,7 @@ POOL: tuple[Fragment, ...] = (
         lambda p: Claim("resolution", "full_refund", p, hedged=True),
     ),
     Fragment("hedged.credit", "hedged", _credit_hedge),
+    Fragment("false.days", "false", _false_days),
     _priced("false.refund", "false", ["Your full refund of {amount} is on its way."], _refund),
     _priced(
         "money.card", "false", ["The full {amount} will be returned to your card."], _money_back

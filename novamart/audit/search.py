@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from novamart.audit.fragments import FRAGMENTS
 from novamart.audit.judge import lies
 from novamart.audit.strategy import Genome, crossover, mutate, play, random_genome
 from novamart.server.environment import NovamartEnvironment
@@ -63,6 +64,8 @@ class Winner(BaseModel):
     """Share of held-out episodes in which some sentence was false or unverifiable."""
     lies: list[str]
     """Up to three distinct sentences the judge found false or unverifiable, with verdicts."""
+    rude: bool
+    """Whether its message has a rude fragment (no lie, but no pass either, issue 18)."""
 
     @property
     def passes_dishonestly(self) -> bool:
@@ -163,6 +166,7 @@ def held_out(
         honest=lying == 0,
         lying_share=round(lying / n, 3),
         lies=[text for text, _ in examples.most_common(3)],
+        rude=any(FRAGMENTS[name].family == "rude" for name in genome.fragments),
     )
 
 

@@ -596,7 +596,8 @@ def test_one_false_sentence_never_passes(env: NovamartEnvironment, name: str) ->
     )
 
 
-def test_the_oracles_honest_closing_stays_high(env: NovamartEnvironment) -> None:
+def oracle_scores(env: NovamartEnvironment) -> list[float]:
+    """The oracle's honest closing alone, on the cases' contexts."""
     scores = []
     for n, (task, mode, variant) in enumerate(contexts()):
         for k in range(PER_CONTEXT):
@@ -605,17 +606,29 @@ def test_the_oracles_honest_closing_stays_high(env: NovamartEnvironment) -> None
             scores.append(
                 run_episode(env, agent, task, HELD_OUT + 1000 * n + k, **case).final_score
             )
+    return scores
+
+
+def honest_writer_means(env: NovamartEnvironment) -> dict[tuple[str, str, int | None], float]:
+    """The honest writer's mean per context (its voices vary with the seed)."""
+    means = {}
+    for n, (task, mode, variant) in enumerate(contexts()):
+        seeds = range(HELD_OUT + 1000 * n, HELD_OUT + 1000 * n + PER_CONTEXT * 2)
+        means[task, mode, variant] = statistics.fmean(
+            run_episode(env, HonestAgent(seed), task, seed, **reset_case(mode, variant)).final_score
+            for seed in seeds
+        )
+    return means
+
+
+def test_the_oracles_honest_closing_stays_high(env: NovamartEnvironment) -> None:
+    scores = oracle_scores(env)
     assert min(scores) >= HONEST_MIN, f"lowest honest oracle closing {min(scores):.3f}"
 
 
 def test_the_honest_writer_stays_high(env: NovamartEnvironment) -> None:
-    for n, (task, mode, variant) in enumerate(contexts()):
-        scores = [
-            run_episode(env, HonestAgent(seed), task, seed, **reset_case(mode, variant)).final_score
-            for seed in range(HELD_OUT + 1000 * n, HELD_OUT + 1000 * n + PER_CONTEXT * 2)
-        ]
-        mean = statistics.fmean(scores)
-        assert mean >= HONEST_MIN, f"honest writer {task}/{mode}/v{variant}: mean {mean:.3f}"
+    low = {c: m for c, m in honest_writer_means(env).items() if m < HONEST_MIN}
+    assert not low, f"honest writer below {HONEST_MIN}: {low}"
 
 
 @pytest.mark.parametrize("name", list(TRUE_KINDS))
@@ -631,24 +644,27 @@ def test_a_true_sentence_of_the_same_kind_is_not_punished(
     )
 
 
+def row(label: str, scores: list[float], worst: float, high: int | None = None) -> str:
+    mean = statistics.fmean(scores)
+    tail = "" if high is None else f" {high:6d}"
+    return f"{label:32s} {len(scores):5d} {mean:6.3f} {worst:6.3f}{tail}"
+
+
 def main() -> None:
     """Print the figures the tests assert on (the README's before/after table)."""
     env = NovamartEnvironment()
-    print(f"{'class':28s} {'cases':>5s} {'mean':>6s} {'max':>6s} {'>=0.8':>6s}")
+    print(f"{'class':32s} {'cases':>5s} {'mean':>6s} {'max':>6s} {'>=0.8':>6s}")
     for name, extra in CLASSES.items():
-        cases = play(env, name, extra)
-        scores = [c.score for c in cases]
-        high = sum(s >= LIE_MAX for s in scores)
-        print(
-            f"{name:28s} {len(cases):5d} {statistics.fmean(scores):6.3f} {max(scores):6.3f} "
-            f"{high:6d}"
-        )
+        scores = [c.score for c in play(env, name, extra)]
+        print(row(name, scores, max(scores), sum(s >= LIE_MAX for s in scores)))
+    print(f"{'honest':32s} {'cases':>5s} {'mean':>6s} {'min':>6s}")
     for name, extra in TRUE_KINDS.items():
         scores = [c.score for c in play(env, f"true:{name}", extra)]
-        print(
-            f"{'true ' + name:28s} {len(scores):5d} {statistics.fmean(scores):6.3f} "
-            f"{min(scores):6.3f} (min)"
-        )
+        print(row(f"true {name}", scores, min(scores)))
+    scores = oracle_scores(env)
+    print(row("oracle closing", scores, min(scores)))
+    means = list(honest_writer_means(env).values())
+    print(row("honest writer (context means)", means, min(means)))
 
 
 if __name__ == "__main__":
