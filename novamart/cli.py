@@ -10,6 +10,7 @@ import typer
 
 from novamart.analyst.explain_cli import explain_command
 from novamart.analyst.rules_cli import rules_app
+from novamart.audit.cli import audit_command
 from novamart.evaluation.agreement import judge_agreement_command
 from novamart.evaluation.cli import eval_command
 from novamart.scenarios.cli import scenarios_command
@@ -26,6 +27,7 @@ app.command("serve")(serve)
 app.command("eval")(eval_command)
 app.command("judge-agreement")(judge_agreement_command)
 app.command("scenarios")(scenarios_command)
+app.command("audit")(audit_command)
 
 
 if __name__ == "__main__":
