@@ -318,7 +318,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     facts = [f for item in items for f in _fact_claims(item)]
     unverifiable: list[UnverifiableClaim] = []
     for k, item in enumerate(items):
-        for claim in _structural_claims(item, lexicon, _anchor(items, k)):
+        for claim in _structural_claims(items, k, lexicon):
             if isinstance(claim, ResolutionClaim):
                 resolutions.append(claim)
             elif isinstance(claim, FactClaim):
@@ -353,17 +353,24 @@ class KnownWords:
 
 @functools.lru_cache(maxsize=64)
 def known_words(lexicon: Lexicon) -> KnownWords:
+    """The lexicon's phrases and counted fields' words, and every word list of the reader
+    and of its shapes (novamart.language.consequence)."""
     from novamart.language import consequence as shapes
 
     phrases = [p.lemmas for index in (lexicon.resolutions, lexicon.facts) for b in index.values()
                for p in b]  # fmt: skip
-    lists = (
-        DONE_WORDS, RESOLVING, VERBS, CAN_WORDS, WILL_WORDS, shapes.TRANSFER, shapes.MONEY,
-        shapes.BENEFIT, shapes.FAULT, shapes.FINDING, shapes.CHARGED, shapes.ROUTE,
-    )  # fmt: skip
-    words = {w for phrase in phrases for w in phrase} | {w for ws in lists for w in ws}
-    words |= {lemma(w) for w in words}
-    words |= {w for w in shapes.REVERSAL}
+    words = {w for phrase in phrases for w in phrase}
+    words |= {w for q in lexicon.counts + lexicon.money for anchor in q.words for w in anchor}
+    for module in (globals(), vars(shapes)):
+        words |= {
+            w
+            for value in module.values()
+            if isinstance(value, frozenset)
+            for w in value
+            if isinstance(w, str) and w.isalpha()
+        }
+    words |= {lemma(w) for w in words} | {lemma(w) for w in COMMON_ENGLISH}
+    words |= set(shapes.REVERSAL) | set(UNITS) | {f"{u}s" for u in UNITS}
     return KnownWords(frozenset(words), frozenset(words | COMMON_ENGLISH))
 
 
@@ -373,7 +380,10 @@ def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
     out: set[int] = set()
     english = vocabulary.english
     doubtful = [
-        c for c in parsed if 2 * len(c.vocabulary & english) < len(c.vocabulary) and c.words
+        c
+        for c in parsed
+        if 2 * len(c.vocabulary & english) < len(c.vocabulary)
+        and 2 * sum(map(str.isalpha, c.vocabulary - english)) > len(c.vocabulary & english)
     ]
     if not doubtful:
         return out
@@ -658,6 +668,7 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
     tokens, lemmas, words = clause.tokens, clause.lemmas, clause.words
     found: list[Mention] = []
     field_ref = lexicon.counts[0].ref if len(lexicon.counts) == 1 else None
+    windowed = not clause.vocabulary.isdisjoint(WINDOW_WORDS)
     for i, token in enumerate(tokens):
         if taken[i]:
             continue
@@ -668,8 +679,8 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
             window_at = next((k for k, x in enumerate(rest) if x in WINDOW_WORDS), None)
             if words[i + 2 : i + 3] and words[i + 2] in ELAPSED_AFTER:
                 window_at = None  # "49 days ago and our window is ...": a count, then a window
-            stated = _stated_window(clause, lexicon, i, count, found)
-            if stated is not None:
+            stated = windowed and _stated_window(clause, lexicon, i, count, found)
+            if stated:
                 found.append(stated)
                 taken[stated.start : i + 2] = [True] * (i + 2 - stated.start)
                 continue
@@ -1250,10 +1261,11 @@ ANCHORED = frozenset({"an amount given to the customer", "an approval"})
 way.", "your request has been approved"): read as that resolution, so it is checked."""
 
 
-def _structural_claims(item: _Read, lexicon: Lexicon, anchor: str | None) -> list[StructuralClaim]:
+def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClaim]:
     """What a clause claims of consequence that its lexicon mentions do not: an unreadable
     clause carrying an amount, a value word or a quotation is unverifiable; a readable one
     whose mentions made no claim is read by its shape (a benefit, money back, a finding)."""
+    item = items[k]
     clause = item.clause
     text = clause.text
     if item.modality == "unreadable":
@@ -1269,8 +1281,10 @@ def _structural_claims(item: _Read, lexicon: Lexicon, anchor: str | None) -> lis
     found = consequence(clause, lexicon)
     if found is None:
         return []
-    if found.kind == "unverifiable" and found.target in ANCHORED and anchor is not None:
-        found = Consequence("resolution", anchor)
+    if found.kind == "unverifiable" and found.target in ANCHORED:
+        anchor = _anchor(items, k)
+        if anchor is not None:
+            found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
 
 
