@@ -317,7 +317,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     resolutions = [c for item in items for c in _resolution_claims(item)]
     facts = [f for item in items for f in _fact_claims(item)]
     unverifiable: list[UnverifiableClaim] = []
-    for k, item in enumerate(items):
+    for k in range(len(items)):
         for claim in _structural_claims(items, k, lexicon):
             if isinstance(claim, ResolutionClaim):
                 resolutions.append(claim)
@@ -333,7 +333,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         rude=rude,
         clauses=tuple(c.text for c in parsed),
         unverifiable=tuple(dict.fromkeys(unverifiable)),
-        conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon, conditional))),
+        conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon))),
         disguised=tuple((c.text, change) for c in parsed for change in c.disguised),
         unreadable=tuple(c.text for c in parsed if id(c) in foreign),
     )
@@ -1355,9 +1355,7 @@ def _counterfactual(items: list[_Read], clause: Clause) -> bool:
     return bool(words & COUNTERFACTUAL) or words.isdisjoint(REAL_CONDITIONS)
 
 
-def _conditional_claims(
-    items: list[_Read], lexicon: Lexicon, conditional: set[int]
-) -> list[ConditionalClaim]:
+def _conditional_claims(items: list[_Read], lexicon: Lexicon) -> list[ConditionalClaim]:
     """A resolution promised or offered on a condition of the case ("if you send it back I
     will refund the full $X"), with the facts its condition names."""
     claims: list[ConditionalClaim] = []
