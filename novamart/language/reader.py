@@ -1008,7 +1008,7 @@ def _modality(
     if _hypothetical(clause):
         return "hypothetical"
     done = _done(clause)
-    habitual = not vocabulary.isdisjoint(HABITUAL)  # "are always passed to a manager"
+    habitual = not vocabulary.isdisjoint(HABITUAL) and not _manner(clause)  # "are always passed"
     if (
         vocabulary.isdisjoint(CUSTOMER)
         and (not done or habitual)
@@ -1061,11 +1061,25 @@ def _interrogative(clause: Clause) -> bool:
     return first in QUESTION_STARTS or (clause.link == "" and first not in SUBJECT_PRONOUNS)
 
 
+WORKING = lemmaset("work works working function functions run runs behave behaves operate")
+
+
+def _manner(clause: Clause) -> bool:
+    """ "it is working normally": how the item works, not what would (or usually does)
+    happen."""
+    lemmas = clause.lemmas
+    return any(
+        w in HYPOTHETICAL and i and lemmas[i - 1] in WORKING for i, w in enumerate(clause.words)
+    )
+
+
 def _hypothetical(clause: Clause) -> bool:
     words, vocabulary = clause.words, clause.vocabulary
     for i, word in enumerate(words if not vocabulary.isdisjoint(HYPOTHETICAL) else ()):
         if word == "would" and OFFERING_WOULD.at(words, i):
             continue
+        if i and clause.lemmas[i - 1] in WORKING:
+            continue  # "it is working normally" (see _manner)
         if word in HYPOTHETICAL:
             return True
     return WISHFUL.occurs_in(clause.lemmas, vocabulary)
