@@ -68,6 +68,21 @@ FAULT = lemmaset(
 APPROVAL = lemmaset("approve authorise authorize grant sanction")
 CUSTOMER = frozenset({"you", "your", "yours", "yourself"})
 
+CUES = (
+    TRANSFER
+    | CHARGED
+    | ROUTE
+    | ACCOUNT
+    | MONEY
+    | BENEFIT
+    | FINDING
+    | FAULT
+    | APPROVAL
+    | {"free", "off"}
+)
+"""A clause with none of these words (and no amount) has no consequential shape: most
+clauses are ruled out by one set comparison."""
+
 Kind = Literal["resolution", "fact", "unverifiable"]
 
 
@@ -132,6 +147,8 @@ def consequence(clause: Clause, lexicon: Lexicon) -> Consequence | None:
     """What the clause claims of consequence by its shape (None: nothing)."""
     words, vocabulary = clause.words, clause.vocabulary
     money = "money" in clause.kinds
+    if not money and vocabulary.isdisjoint(CUES):
+        return None
     found = targets(lexicon)
     route = not vocabulary.isdisjoint(ROUTE)
     moves = not vocabulary.isdisjoint(TRANSFER)

@@ -317,8 +317,8 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     resolutions = [c for item in items for c in _resolution_claims(item)]
     facts = [f for item in items for f in _fact_claims(item)]
     unverifiable: list[UnverifiableClaim] = []
-    for k, item in enumerate(items):
-        for claim in _structural_claims(item, lexicon, _anchor(items, k)):
+    for k in range(len(items)):
+        for claim in _structural_claims(items, k, lexicon):
             if isinstance(claim, ResolutionClaim):
                 resolutions.append(claim)
             elif isinstance(claim, FactClaim):
@@ -333,7 +333,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         rude=rude,
         clauses=tuple(c.text for c in parsed),
         unverifiable=tuple(dict.fromkeys(unverifiable)),
-        conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon, conditional))),
+        conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon))),
         disguised=tuple((c.text, change) for c in parsed for change in c.disguised),
         unreadable=tuple(c.text for c in parsed if id(c) in foreign),
     )
@@ -353,17 +353,24 @@ class KnownWords:
 
 @functools.lru_cache(maxsize=64)
 def known_words(lexicon: Lexicon) -> KnownWords:
+    """The lexicon's phrases and counted fields' words, and every word list of the reader
+    and of its shapes (novamart.language.consequence)."""
     from novamart.language import consequence as shapes
 
     phrases = [p.lemmas for index in (lexicon.resolutions, lexicon.facts) for b in index.values()
                for p in b]  # fmt: skip
-    lists = (
-        DONE_WORDS, RESOLVING, VERBS, CAN_WORDS, WILL_WORDS, shapes.TRANSFER, shapes.MONEY,
-        shapes.BENEFIT, shapes.FAULT, shapes.FINDING, shapes.CHARGED, shapes.ROUTE,
-    )  # fmt: skip
-    words = {w for phrase in phrases for w in phrase} | {w for ws in lists for w in ws}
-    words |= {lemma(w) for w in words}
-    words |= {w for w in shapes.REVERSAL}
+    words = {w for phrase in phrases for w in phrase}
+    words |= {w for q in lexicon.counts + lexicon.money for anchor in q.words for w in anchor}
+    for module in (globals(), vars(shapes)):
+        words |= {
+            w
+            for value in module.values()
+            if isinstance(value, frozenset)
+            for w in value
+            if isinstance(w, str) and w.isalpha()
+        }
+    words |= {lemma(w) for w in words} | {lemma(w) for w in COMMON_ENGLISH}
+    words |= set(shapes.REVERSAL) | set(UNITS) | {f"{u}s" for u in UNITS}
     return KnownWords(frozenset(words), frozenset(words | COMMON_ENGLISH))
 
 
@@ -373,7 +380,10 @@ def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
     out: set[int] = set()
     english = vocabulary.english
     doubtful = [
-        c for c in parsed if 2 * len(c.vocabulary & english) < len(c.vocabulary) and c.words
+        c
+        for c in parsed
+        if 2 * len(c.vocabulary & english) < len(c.vocabulary)
+        and 2 * sum(map(str.isalpha, c.vocabulary - english)) > len(c.vocabulary & english)
     ]
     if not doubtful:
         return out
@@ -658,6 +668,7 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
     tokens, lemmas, words = clause.tokens, clause.lemmas, clause.words
     found: list[Mention] = []
     field_ref = lexicon.counts[0].ref if len(lexicon.counts) == 1 else None
+    windowed = not clause.vocabulary.isdisjoint(WINDOW_WORDS)
     for i, token in enumerate(tokens):
         if taken[i]:
             continue
@@ -668,8 +679,8 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
             window_at = next((k for k, x in enumerate(rest) if x in WINDOW_WORDS), None)
             if words[i + 2 : i + 3] and words[i + 2] in ELAPSED_AFTER:
                 window_at = None  # "49 days ago and our window is ...": a count, then a window
-            stated = _stated_window(clause, lexicon, i, count, found)
-            if stated is not None:
+            stated = windowed and _stated_window(clause, lexicon, i, count, found)
+            if stated:
                 found.append(stated)
                 taken[stated.start : i + 2] = [True] * (i + 2 - stated.start)
                 continue
@@ -997,7 +1008,7 @@ def _modality(
     if _hypothetical(clause):
         return "hypothetical"
     done = _done(clause)
-    habitual = not vocabulary.isdisjoint(HABITUAL)  # "are always passed to a manager"
+    habitual = not vocabulary.isdisjoint(HABITUAL) and not _manner(clause)  # "are always passed"
     if (
         vocabulary.isdisjoint(CUSTOMER)
         and (not done or habitual)
@@ -1050,11 +1061,25 @@ def _interrogative(clause: Clause) -> bool:
     return first in QUESTION_STARTS or (clause.link == "" and first not in SUBJECT_PRONOUNS)
 
 
+WORKING = lemmaset("work works working function functions run runs behave behaves operate")
+
+
+def _manner(clause: Clause) -> bool:
+    """ "it is working normally": how the item works, not what would (or usually does)
+    happen."""
+    lemmas = clause.lemmas
+    return any(
+        w in HYPOTHETICAL and i and lemmas[i - 1] in WORKING for i, w in enumerate(clause.words)
+    )
+
+
 def _hypothetical(clause: Clause) -> bool:
     words, vocabulary = clause.words, clause.vocabulary
     for i, word in enumerate(words if not vocabulary.isdisjoint(HYPOTHETICAL) else ()):
         if word == "would" and OFFERING_WOULD.at(words, i):
             continue
+        if i and clause.lemmas[i - 1] in WORKING:
+            continue  # "it is working normally" (see _manner)
         if word in HYPOTHETICAL:
             return True
     return WISHFUL.occurs_in(clause.lemmas, vocabulary)
@@ -1250,10 +1275,11 @@ ANCHORED = frozenset({"an amount given to the customer", "an approval"})
 way.", "your request has been approved"): read as that resolution, so it is checked."""
 
 
-def _structural_claims(item: _Read, lexicon: Lexicon, anchor: str | None) -> list[StructuralClaim]:
+def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClaim]:
     """What a clause claims of consequence that its lexicon mentions do not: an unreadable
     clause carrying an amount, a value word or a quotation is unverifiable; a readable one
     whose mentions made no claim is read by its shape (a benefit, money back, a finding)."""
+    item = items[k]
     clause = item.clause
     text = clause.text
     if item.modality == "unreadable":
@@ -1269,8 +1295,10 @@ def _structural_claims(item: _Read, lexicon: Lexicon, anchor: str | None) -> lis
     found = consequence(clause, lexicon)
     if found is None:
         return []
-    if found.kind == "unverifiable" and found.target in ANCHORED and anchor is not None:
-        found = Consequence("resolution", anchor)
+    if found.kind == "unverifiable" and found.target in ANCHORED:
+        anchor = _anchor(items, k)
+        if anchor is not None:
+            found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
 
 
@@ -1341,9 +1369,7 @@ def _counterfactual(items: list[_Read], clause: Clause) -> bool:
     return bool(words & COUNTERFACTUAL) or words.isdisjoint(REAL_CONDITIONS)
 
 
-def _conditional_claims(
-    items: list[_Read], lexicon: Lexicon, conditional: set[int]
-) -> list[ConditionalClaim]:
+def _conditional_claims(items: list[_Read], lexicon: Lexicon) -> list[ConditionalClaim]:
     """A resolution promised or offered on a condition of the case ("if you send it back I
     will refund the full $X"), with the facts its condition names."""
     claims: list[ConditionalClaim] = []

@@ -82,21 +82,15 @@ def _spellings(word: str) -> list[str]:
 _SHAPES = str.maketrans(
     dict.fromkeys("abcdefghijklmnopqrstuvwxyz", "a") | dict.fromkeys("0134578@", "0")
 )
-_HYPHENATED = re.compile(r"-[a-z]")
-_SPACED = re.compile(r" [a-z] [a-z] ")
 
 
 def _may_be_disguised(text: str) -> bool:
     """False only when _SUSPECT cannot match: no digit or sign beside a letter, no hyphen
-    before a letter, no run of single letters (checks that cost microseconds, where the full
-    scan of 4,000 characters costs tenths of a millisecond)."""
+    between letters, no run of single letters. The text's shape (every letter "a", every
+    digit "0") tells at C speed, where the full scan of 4,000 characters costs most of a
+    millisecond."""
     shapes = text.translate(_SHAPES)
-    return (
-        "a0" in shapes
-        or "0a" in shapes
-        or _HYPHENATED.search(text) is not None
-        or _SPACED.search(text) is not None
-    )
+    return "a0" in shapes or "0a" in shapes or "a-a" in shapes or " a a a" in shapes
 
 
 def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
