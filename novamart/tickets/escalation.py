@@ -33,37 +33,48 @@ REASONS = {
     "legal": ("legal_threat",),
     "security": ("account_takeover", "payment_fraud"),
 }
-REASON_WORDS = {
-    "safety": (
-        "battery",
-        "swollen",
-        "swelling",
-        "bulging",
-        "smoke",
-        "burning",
-        "fire",
-        "smell",
-        "overheating",
-        "hazard",
-        "safety",
-        "spark",
-        "melted",
-    ),
-    "legal": ("legal", "lawyer", "attorney", "lawsuit", "sue", "court", "solicitor"),
-    "security": (
+SIGN_WORDS = {
+    "battery_swelling": ("swollen", "swelling", "bulging", "bulge", "puffed", "swell", "bloated"),
+    "burning_smell": ("burning", "smell", "smoke", "scorched", "melting", "melted", "spark"),
+    "legal_threat": ("legal", "lawyer", "attorney", "lawsuit", "sue", "court", "solicitor"),
+    "account_takeover": (
         "hacked",
         "takeover",
-        "unauthorised",
-        "unauthorized",
-        "fraud",
+        "taken over",
         "compromised",
-        "security",
-        "stolen",
-        "unrecognised",
-        "never placed",
+        "password changed",
+        "password was changed",
+        "unauthorised access",
+        "unauthorized access",
+        "unauthorised login",
+        "unauthorized login",
+        "someone else logged",
+    ),
+    "payment_fraud": (
+        "fraud",
+        "fraudulent",
         "never made",
+        "never authorised",
+        "never authorized",
+        "unrecognised charge",
+        "unrecognized charge",
+        "unauthorised charge",
+        "unauthorized charge",
+        "unauthorised payment",
+        "unauthorized payment",
+        "stolen card",
     ),
 }
+"""Words that name one sign: a reason naming a sign the ticket does not show is false."""
+TOPIC_WORDS = {
+    "safety": ("battery", "safety", "hazard", "fire", "overheating", "dangerous"),
+    "legal": ("complaint",),
+    "security": ("security", "unauthorised", "unauthorized", "stolen", "never placed"),
+}
+"""Words that name a topic without a sign ("a battery hazard"): right for any sign of it."""
+UNFOUNDED_PENALTY = 0.2
+"""Per sign (or topic) the reason names that the ticket does not show: a reason listing every
+sign is not a reason, and must not pass."""
 ACK = (
     "safety team",
     "security team",
@@ -302,13 +313,19 @@ def canonical() -> Scenario:
     )
 
 
-def reason_score(reason: str, signals: Signals | None) -> float:
-    """Precision of the reason's topics (safety/legal/security) against the fired signals."""
-    said = [topic for topic, ws in REASON_WORDS.items() if reply.has_any(reason, ws)]
+def reason_reading(reason: str, signals: Signals | None) -> tuple[float, list[str]]:
+    """(how far the reason names what the ticket shows, the signs and topics it names that
+    the ticket does not show). The share is of the things named that are right: "swollen
+    battery" 1, "battery or legal issue" 0.5 on a swollen battery, nothing named 0."""
     if signals is None:
-        return 1.0
-    fired = {topic for topic, names in REASONS.items() if set(names) & set(signals.fired())}
-    return len(fired & set(said)) / len(said) if said else 0.0
+        return 1.0, []
+    fired = set(signals.fired())
+    shown = {topic for topic, names in REASONS.items() if fired & set(names)}
+    signs = {sign for sign, ws in SIGN_WORDS.items() if reply.has_any(reason, ws)}
+    topics = {topic for topic, ws in TOPIC_WORDS.items() if reply.has_any(reason, ws)}
+    unfounded = sorted(signs - fired) + sorted(topics - shown)
+    right = len(signs & fired) + len(topics & shown)
+    return (right / (right + len(unfounded)) if right else 0.0), unfounded
 
 
 def false_escalation(state: TicketState) -> str | None:
@@ -388,13 +405,15 @@ def grade(state: TicketState) -> Grade:
         parts["reply"], handled, notes, why["reply"] = _reply_quality(state, escalated)
     penalty, missed, why["decision"] = decision(state)
     if escalated and must:
-        parts |= {
-            "decision": 1.0,
-            "reason": reason_score(state.escalation_reason or "", truth.signals),
-        }
+        named, unfounded = reason_reading(state.escalation_reason or "", truth.signals)
+        parts |= {"decision": 1.0, "reason": named}
+        penalty += UNFOUNDED_PENALTY * len(unfounded)
         why["reason"] = f'the reason "{state.escalation_reason}" names the sign(s) it should'
         if parts["reason"] < 1.0:
             why["reason"] = f'the reason "{state.escalation_reason}" names the wrong sign(s)'
+        if unfounded:
+            why["reason"] += f"; names {', '.join(unfounded)}, which the ticket does not show"
+            notes.append(f"the escalation reason names what the ticket does not show: {unfounded}")
     elif not escalated and not must:
         # Not escalating is a decision only when the reply actually handles the ticket.
         parts |= {"decision": handled, "reason": handled}
