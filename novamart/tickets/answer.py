@@ -184,7 +184,8 @@ CLAUSE_WORDS = frozenset(("and", "or", "but", "so"))
 """Words that start a new clause: a negation before them is not a negation after them."""
 NOT_NEGATING = (
     ("no", "problem"), ("no", "worries"), ("no", "worry"), ("not", "to", "worry"),
-    ("no", "need", "to", "worry"), ("not", "a", "problem"), ("no", "rush"),
+    ("no", "need", "to", "worry"), ("do", "not", "worry"), ("not", "a", "problem"),
+    ("no", "rush"),
     ("do", "not", "forget"), ("never", "forget"), ("not", "only"), ("no", "later", "than"),
     ("no", "more", "than"), ("not", "more", "than"), ("no", "matter"),
 )  # fmt: skip

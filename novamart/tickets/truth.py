@@ -15,8 +15,18 @@ in to the end of the clause its last one stands in,
   weeks" beside it changes nothing).
 
 A contradicted fact is a wrong fact: the reply answers falsely, whatever else it gets right.
-Negators inside phrases that negate nothing ("no problem", "don't forget to", "no later
-than") do not count (``answer.NOT_NEGATING``).
+What counts as a negation: "not", "never", "no" ... (not inside phrases that negate nothing:
+"no problem", "don't forget to", "no later than", ``answer.NOT_NEGATING``; not in a clause of
+a word or two, "no phone, no problem"; not a negation repeated clause after clause, "never by
+email, not in chat"), a frame before the clause ("it is not true that, ..."), and "until" ("as
+long as not": "until it ships" is "as long as it hasn't shipped"). Where another sentence of
+the reply says the fact truly and more fully, a partial contradiction elsewhere stands down
+(two parallel facts: "standard delivery takes 3 to 5 days", "express takes 1 to 2").
+
+Measured by ``python -m tests.tickets.falsified`` (honest corpus replies falsified one
+sentence at a time): held-out precision 0.996, recall 0.942. What it still misses: a negation
+swapped for a word of opposite meaning ("lost the phone" / "no longer have it", "missing" /
+"hasn't shown up") both ways, and falsified clauses too far paraphrased to state the fact.
 """
 
 from __future__ import annotations
@@ -37,9 +47,8 @@ SPAN_FACTOR, SPAN_SLACK = 2.0, 4
 MIN_CLAUSE = 3
 """A negator in a clause shorter than this negates a noun, not a statement ("no phone, no
 problem: ..."). """
-CONDITIONS = frozenset(("if", "unless", "when", "whenever", "where", "whether", "long"))
-"""Words that open a condition ("as long as"): a negation inside one states no fact, as the
-reference answer's own negations inside conditions do not count either."""
+IMPLICIT = frozenset(("until",))
+FRAMES = frozenset(("true", "case", "correct", "right", "so", "say", "said", "claim", "think"))
 OPPOSITES = {
     "before": ("after",),
     "until": ("after",),
@@ -57,6 +66,9 @@ OPPOSITES = {
 }
 """Words whose opposite (in a clause that states the fact without them) reverses it: time
 order, inclusion, cost, sameness; the negators are counted apart."""
+RELATIONAL = frozenset(("before", "until"))
+"""Opposites that relate two events: "Y after X" says what "X before Y" says, so they reverse
+the fact only where the fact's word stood (followed by the same words)."""
 
 
 @dataclass(frozen=True)
@@ -97,23 +109,40 @@ def _region(unit: Unit, first: int, last: int) -> range:
         start -= 1
     while end + 1 < len(unit.words) and unit.clause[end + 1] == unit.clause[last]:
         end += 1
-    frame = next(
-        (i for i in range(start) if unit.negates[i] and "that" in unit.words[i:start]), None
-    )
+    frame = next((i for i in range(start) if unit.negates[i] and _frames(unit, i, start)), None)
     return range(start if frame is None else frame, end + 1)
 
 
+def _frames(unit: Unit, i: int, start: int) -> bool:
+    """Whether the negator at ``i`` stands in a frame about what follows: "it is not true
+    that", "nobody said that" (not "don't click anything in that message")."""
+    words = unit.words
+    return any(
+        words[k] == "that" and words[k - 1] in FRAMES for k in range(i + 1, min(start, i + 5))
+    )
+
+
 def _negations(unit: Unit) -> list[bool]:
-    """Per word, whether it is a negator that negates a statement: not inside a condition
-    ("if it still won't sync") nor in a clause of a word or two ("no phone")."""
+    """Per word, whether it negates a statement: a negator (not in a clause of a word or two:
+    "no phone, no problem"; not one repeating the clause before: "never by email, not in
+    chat, not on the phone"), or "until", which says "as long as not" ("until it ships" is
+    "as long as it hasn't shipped")."""
     sizes: dict[int, int] = {}
     for c in unit.clause:
         sizes[c] = sizes.get(c, 0) + 1
+    negated_clauses: set[int] = set()
     out = []
     for i, negates in enumerate(unit.negates):
         clause = unit.clause[i]
-        opened = any(unit.words[j] in CONDITIONS for j in range(i) if unit.clause[j] == clause)
-        out.append(negates and not opened and sizes[clause] >= MIN_CLAUSE)
+        opens = i == 0 or unit.clause[i - 1] != clause
+        repeats = opens and bool(negated_clauses)
+        timed = i + 1 < len(unit.values) and unit.values[i + 1] is not None  # "until 10 pm"
+        counted = (negates and sizes[clause] >= MIN_CLAUSE and not repeats) or (
+            unit.words[i] in IMPLICIT and not timed
+        )
+        if negates:
+            negated_clauses.add(clause)
+        out.append(counted)
     return out
 
 
@@ -131,6 +160,8 @@ def _reversed(fact: Fact, unit: Unit, region: range) -> bool:
         turned = said.intersection(opposites) - stated
         if word not in stated or word in said or not turned:
             continue
+        if word not in RELATIONAL:
+            return True
         # where the fact's word stood: what follows it follows the opposite too ("after the
         # order ships" for "before the order ships"; not "after that, report" for "before
         # reporting")

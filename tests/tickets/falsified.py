@@ -98,8 +98,16 @@ def negate(sentence: str, rng: random.Random) -> str | None:
     return rng.choice(forms)
 
 
+_IDIOM = re.compile(
+    r"\b(?:don['’]t|do not|not to|no need to) worry\b|\bno (?:problem|worries)\b", re.I
+)
+"""Negations that negate nothing of the fact: reversing them falsifies nothing."""
+
+
 def reverse(sentence: str, rng: random.Random) -> str | None:
     body = sentence.strip()
+    if _IDIOM.search(body):
+        return None
     for pattern, replacement in _NEGATION:
         turned = re.sub(pattern, replacement, body, count=1, flags=re.I)
         if turned != body:
