@@ -86,7 +86,8 @@ EXPIRES = _concept("link_expires", "hour")
 HOLDER_MUST = _concept(
     "account_holder_must",
     "holder|owner|own|himself|herself|themselves|he|she|they|his|her|their|him|them "
-    "contact|reach|directly|own|only|himself|herself|themselves|personally|but|except|other",
+    "contact|reach|directly|own|only|himself|herself|themselves|personally|but|except|other|"
+    "recover",
     essential=True,
 )
 
