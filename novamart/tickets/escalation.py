@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from statistics import mean
 from typing import Any
 
 from novamart.kb import default_kb
 from novamart.kernel import CompiledRulebook, Decision, Facts, default_kernel
-from novamart.tickets import answer, compose, kb_response, reply
+from novamart.tickets import compose, kb_response, reply
+from novamart.tickets import truth as truth_check
 from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Signals, Ticket, Truth
 from novamart.tickets.state import TicketState
 
@@ -366,6 +368,7 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
     source = article.text if article else truth.reference_answer or ""
     sources = [source, state.scenario.ticket.text, " ".join(ACK)]
     fit = reply.fit(text, sources) * kb_response.paraphrase(state)
+    contradicted: list[truth_check.Contradiction] = []
     if truth.requires_escalation:
         content = reply.concepts_covered(text, truth.must_mention)
         missing = reply.missing_concepts(text, truth.must_mention)
@@ -375,8 +378,9 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
             f" (missing: {', '.join(missing)})" if missing else ""
         )
     else:
-        content = answer.coverage(text, truth.reference_answer or "", source)
-        notes = []
+        found, contradicted = truth_check.truly_conveyed(text, truth.reference_answer or "", source)
+        content = mean(found) if found else 1.0
+        notes = [f'{w.how} fact: "{w.said}" contradicts "{w.fact}"' for w in contradicted]
         said = f"conveys {content:.0%} of {truth.kb_id}'s answer in sentences"
     polite, polite_why = reply.politeness(reply.reading(state))
     quality = fit * (content + polite) / 2
@@ -384,6 +388,9 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
     why = f"{said}; {polite_why}" + (
         "" if fit == 1.0 else f"; counts {fit:.0%} (off-topic, long or pasted)"
     )
+    if contradicted:  # the answer states a fact of the article falsely
+        why += "; halved: it contradicts the article"
+        quality, handled = quality * 0.5, handled * 0.5
     if (clause := false_escalation(state)) is not None:
         notes.append("the reply claims an escalation that did not happen")
         why += f'; halved: "{clause}" claims an escalation that did not happen'

@@ -144,11 +144,7 @@ def grade(state: TicketState) -> Grade:
     allowed = [source, reference, state.scenario.ticket.text]
     own_words = paraphrase(state)
     factor = reply.fit(text, allowed) * own_words
-    wrong = truth_check.contradictions(text, reference)
-    found = [
-        0.0 if w else f
-        for f, w in zip(answer.conveyed(text, reference, source), wrong, strict=True)
-    ]
+    found, contradicted = truth_check.truly_conveyed(text, reference, source)
     said = factor * (mean(found) if found else 1.0)
     answers = min(1.0, said / ANSWERED)
     rank, rank_why = retrieval(state, truth.kb_id)
@@ -162,7 +158,6 @@ def grade(state: TicketState) -> Grade:
         "paraphrase": own_words,
     }
     unsupported = reply.unsupported_facts(text, response_sources(state))
-    contradicted = [w for w in wrong if w]
     penalty = min(
         1.0,
         min(0.6, HALLUCINATION_PENALTY * len(unsupported)) + WRONG_FACT_PENALTY * len(contradicted),

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from novamart.kb.text import STOPWORDS
 from novamart.language.text import lemma
-from novamart.tickets.answer import DETERMINERS, Fact, Unit, facts, units
+from novamart.tickets.answer import DETERMINERS, Fact, Unit, conveyed, facts, units
 
 STATED = 0.6
 """Share of a fact's words (numbers aside) from which a stretch states it."""
@@ -260,3 +260,13 @@ def contradictions(reply: str, reference: str) -> tuple[Contradiction | None, ..
     """Per fact of ``reference``: how some sentence of ``reply`` contradicts it, or None."""
     read = units(reply)
     return tuple(_judged(fact, read) for fact in facts(reference))
+
+
+def truly_conveyed(
+    reply: str, reference: str, source: str
+) -> tuple[list[float], list[Contradiction]]:
+    """Per fact of ``reference``, how far ``reply`` conveys it in sentences (nothing for a
+    fact it contradicts: a wrong fact conveys no answer), and the contradictions."""
+    wrong = contradictions(reply, reference)
+    found = conveyed(reply, reference, source)
+    return [0.0 if w else f for f, w in zip(found, wrong, strict=True)], [w for w in wrong if w]

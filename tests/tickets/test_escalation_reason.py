@@ -11,6 +11,7 @@ import pytest
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.escalation import reason_reading
 from novamart.tickets.model import Scenario, Signals
+from tests.tickets.falsified import CLASSES, falsify
 from tests.tickets.written import play_reply
 
 HONEST = {
@@ -99,3 +100,23 @@ def test_the_reason_names_the_sign_not_just_its_topic() -> None:
     share, unfounded = reason_reading("swollen battery", smell)
     assert unfounded == ["battery_swelling"] and share == 0.5  # battery: the safety topic
     assert reason_reading("please look at this", smell) == (0.0, [])
+
+
+def test_a_look_alike_answered_with_a_falsified_article_does_not_pass() -> None:
+    """A ticket that needs no escalation is handled by answering it; an answer with one fact
+    negated, reversed or renumbered (tests/tickets/falsified.py) scored 1.000 and now fails,
+    while the article's answer itself still earns full marks."""
+    spec = FAMILIES["escalation_safety"]
+    honest, false = [], []
+    for seed in range(160):
+        scenario = TicketSession(spec.generate(seed)).scenario
+        if scenario.truth.requires_escalation:
+            continue
+        base = f"Hello, thank you for writing. {scenario.truth.reference_answer} Kind regards"
+        honest.append(play_reply(scenario, base).grade.score)
+        for kind in CLASSES:
+            text = falsify(base, scenario.truth.kb_id or "", kind, seed)
+            if text is not None:
+                false.append(play_reply(scenario, text).grade.score)
+    assert len(false) >= 150 and mean(false) <= 0.5, (len(false), mean(false))
+    assert min(honest) >= 0.95
