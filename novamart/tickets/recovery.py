@@ -86,8 +86,8 @@ EXPIRES = _concept("link_expires", "hour")
 HOLDER_MUST = _concept(
     "account_holder_must",
     "holder|owner|own|himself|herself|themselves|he|she|they|his|her|their|him|them "
-    "contact|reach|directly|own|only|himself|herself|themselves|personally|but|except|other|"
-    "recover",
+    "contact|reach|directly|own|only|himself|herself|themselves|personally|but|except|other",
+    "holder|owner recover|reset|unlock",  # "the account holder can recover it"
     essential=True,
 )
 
