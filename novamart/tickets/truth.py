@@ -44,6 +44,8 @@ STATED = 0.6
 MIN_WORDS = 2
 """A fact of fewer content words is too short to be told stated from merely mentioned."""
 SPAN_FACTOR, SPAN_SLACK = 2.0, 4
+ABOUT = 0.3
+"""Share of a fact's words from which a sentence is about it, for a number changed in it."""
 MIN_CLAUSE = 3
 """A negator in a clause shorter than this negates a noun, not a statement ("no phone, no
 problem: ..."). """
@@ -225,16 +227,20 @@ def _reading(fact: Fact, unit: Unit) -> _Reading | None:
 
 def _changed_number(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     """A number of the fact said nowhere in the reply while another number stands before
-    the word that follows it in the fact ("keep 31 percent free" for "10 percent")."""
+    the word that follows it in the fact ("keep 31 percent free" for "10 percent"), in a
+    sentence about the fact (holding a share of its words: "hold the button for 15 seconds"
+    in an answer about earbuds does not change "hold the power button for 10 seconds")."""
     if fact.unit is None:
         return None
     stated = frozenset(v for u in read for v in u.values if v)
+    wanted = _plain(fact)
+    about = [u for u in read if wanted and len(wanted & set(u.stems)) / len(wanted) >= ABOUT]
     for i, value in enumerate(fact.unit.values):
         if not value or _same(value, stated):
             continue
         unit_words = list(fact.unit.words)
         follows = _next_content(unit_words, i)
-        for unit in read:
+        for unit in about:
             for j, other in enumerate(unit.values):
                 foreign = other and not _same(other, fact.values)
                 if foreign and follows and _next_content(list(unit.words), j) == follows:
