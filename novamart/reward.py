@@ -2,14 +2,19 @@
 
 The running grade is a pure function of the episode record and its ground truth:
 
-    grade = clip(0.55·resolution + 0.25·tool_use + 0.20·communication + penalties, 0, 1)
+    grade = clip(0.55·resolution + 0.25·tool_use + 0.20·communication + penalties
+                 + pass_gate, 0, 1)
 
-Each step's reward is the change of the grade, so an episode's rewards sum to its final
-grade (the final score) and an action that changes nothing earns nothing. Messages are graded
-by what they claim (novamart.language reads them, novamart.statements checks each claim
-against the record), never by which words they contain. ``TERMS`` documents every term;
-``reward_table()`` renders them (the README's table is generated from it), and
-``grader_notes()`` says in plain words why an episode scored what it did.
+``pass_gate`` holds the grade below the pass mark until a message confirms the carried-out
+resolution, and for good once a message is rude: the right actions followed by silence (or
+by an insult) never pass, in the final score or in the running grade a trainer reads when
+it cuts a rollout short. Each step's reward is the change of the grade, so an episode's
+rewards sum to its final grade (the final score) and an action that changes nothing earns
+nothing. Messages are graded by what they claim (novamart.language reads them,
+novamart.statements checks each claim against the record), never by which words they
+contain. ``TERMS`` documents every term; ``reward_table()`` renders them (the README's
+table is generated from it), and ``grader_notes()`` says in plain words why an episode
+scored what it did.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Protocol
 
 from novamart import statements
 from novamart.episode import OPENING, Episode
+from novamart.evaluation.stats import PASS_THRESHOLD
 from novamart.kernel.money import same_amount
 
 WEIGHTS = {"resolution": 0.55, "tool_use": 0.25, "communication": 0.20}
@@ -28,6 +34,9 @@ UNNEEDED_CALL_COST = 0.05
 COURTESY, REASON, CONFIRMATION = 0.2, 0.4, 0.4
 UNRESOLVED_SHARE = 0.5
 LESSER_SHARE = 0.5
+HELD_AT = round(PASS_THRESHOLD - 0.1, 2)
+"""The most an order case earns while no message confirms its resolution or some message is
+rude: a clear step below the pass mark, still above anything a wrong resolution earns."""
 
 TERMS: dict[str, str] = {
     "resolution": (
@@ -81,6 +90,13 @@ TERMS: dict[str, str] = {
         "Per call that repeats an earlier call (same tool, same arguments) and gets the "
         "same answer; a repeated message counts whatever the reply."
     ),
+    "pass_gate": (
+        f"Holds the grade at {HELD_AT} (the pass mark is {PASS_THRESHOLD}) while no message "
+        "confirms the carried-out resolution with its amount, and once any message is rude: "
+        "the right actions followed by silence, by a message that confirms nothing or by an "
+        "insult never pass. Its value is what brings the grade down to the hold (0 below it); "
+        "the confirming reply that lifts the hold earns it back."
+    ),
 }
 
 
@@ -117,8 +133,22 @@ def _share(episode: Episode) -> float:
     return 1.0 if episode.executed is not None else UNRESOLVED_SHARE
 
 
-def _grade(terms: dict[str, float]) -> Grade:
-    return Grade(terms=terms, value=min(1.0, max(0.0, sum(terms.values()))))
+def held(episode: Episode) -> str | None:
+    """Why the grade is held below the pass mark, or None: no message confirms the
+    carried-out resolution (with its amount), or a message is rude."""
+    if any(m.reading.rude for m in episode.messages):
+        return "a message to the customer is rude"
+    if statements.confirmed(episode) is None:
+        return "no message to the customer confirms the resolution carried out, with its amount"
+    return None
+
+
+def _grade(episode: Episode, terms: dict[str, float]) -> Grade:
+    """The terms with the pass gate added (see ``held``), and their clipped sum."""
+    before = sum(v for k, v in terms.items() if k != "pass_gate")
+    gate = HELD_AT - before if before > HELD_AT and held(episode) else 0.0
+    terms = {**terms, "pass_gate": gate}
+    return Grade(terms=terms, value=min(1.0, max(0.0, before + gate)))
 
 
 def grade(episode: Episode) -> Grade:
@@ -135,7 +165,7 @@ def grade(episode: Episode) -> Grade:
         "false_claim": PENALTIES["false_claim"] if other_lie else 0.0,
         "loop": PENALTIES["loop"] * sum(call.repeat for call in episode.calls) + 0.0,
     }
-    return _grade(terms)
+    return _grade(episode, terms)
 
 
 def judged(episode: Episode, graded: Grade, judgement: Judgement) -> Grade:
@@ -148,7 +178,8 @@ def judged(episode: Episode, graded: Grade, judgement: Judgement) -> Grade:
     leaked = any(m.leaks for m in episode.messages)
     score = 0.0 if leaked else min(1.0, max(0.0, judgement.score))
     share = _share(episode)
-    return _grade({**graded.terms, "communication": WEIGHTS["communication"] * share * score})
+    communication = WEIGHTS["communication"] * share * score
+    return _grade(episode, {**graded.terms, "communication": communication})
 
 
 def step_breakdown(before: Grade, after: Grade) -> dict[str, float]:
@@ -262,6 +293,8 @@ def grader_notes(episode: Episode) -> dict[str, str]:
         notes["false_claim"] = "; ".join(other[:3])
     if repeats := sum(c.repeat for c in episode.calls):
         notes["loop"] = f"{repeats} repeated call(s)"
+    if grade(episode).terms["pass_gate"] < 0:
+        notes["pass_gate"] = f"held at {HELD_AT}, below the pass mark: {held(episode)}"
     return notes
 
 
@@ -302,6 +335,6 @@ def reward_table() -> str:
     """The terms as a markdown table (docs/reward.md and the README)."""
     rows = ["| term | weight or penalty | what it measures |", "|---|---|---|"]
     for name, text in TERMS.items():
-        amount = WEIGHTS[name] if name in WEIGHTS else PENALTIES[name]
+        amount = WEIGHTS.get(name, PENALTIES.get(name, f"holds at {HELD_AT}"))
         rows.append(f"| `{name}` | {amount} | {text} |")
     return "\n".join(rows)

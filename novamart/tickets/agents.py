@@ -86,8 +86,8 @@ def oracle(brief: Brief) -> Script:
     middle = [f"{truth.reference_answer} (see {kb_id})"]
     if truth.requires_escalation and brief.family in ("escalation_safety", "account_recovery"):
         fired = set(truth.signals.fired() if truth.signals else [])
-        topics = [t for t, names in escalation.REASONS.items() if set(names) & fired]
-        reason = " ".join(escalation.REASON_WORDS[t][0] for t in topics) + " risk reported"
+        named = [escalation.SIGN_WORDS[s][0] for s in sorted(fired)]
+        reason = " and ".join(named) + " reported"
         yield "escalate_to_manager", {"reason": reason}
         if brief.family == "escalation_safety":
             middle.insert(0, "I have escalated your ticket to our specialist team.")

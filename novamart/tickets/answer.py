@@ -132,6 +132,12 @@ class Unit:
     content: tuple[bool, ...]
     fluency: tuple[float, ...]
     negated: bool
+    clause: tuple[int, ...] = ()
+    """Per word, which clause of the unit it stands in (punctuation and "but" part them)."""
+    negates: tuple[bool, ...] = ()
+    """Per word, whether it negates its clause ("not", "never"; not in "no problem")."""
+    values: tuple[float | None, ...] = ()
+    """Per word, its value when it is a number or an amount of money."""
 
 
 def _blocks(text: str) -> list[tuple[str, bool]]:
@@ -171,34 +177,78 @@ def _block_sentences(text: str) -> list[tuple[bool, list[list[Token]]]]:
     return out
 
 
+_Word = tuple[str, float, int, float | None]
+"""A word of a unit: its text, its sentence's fluency, its clause, its value."""
+CLAUSE_BREAKS = frozenset(",;:()[]-\u2013\u2014")
+CLAUSE_WORDS = frozenset(("and", "or", "but", "so"))
+"""Words that start a new clause: a negation before them is not a negation after them."""
+NOT_NEGATING = (
+    ("no", "problem"), ("no", "worries"), ("no", "worry"), ("not", "to", "worry"),
+    ("no", "need", "to", "worry"), ("do", "not", "worry"), ("not", "a", "problem"),
+    ("no", "rush"),
+    ("do", "not", "forget"), ("never", "forget"), ("not", "only"), ("no", "later", "than"),
+    ("no", "more", "than"), ("not", "more", "than"), ("no", "matter"),
+)  # fmt: skip
+"""Phrases whose negator negates nothing of the sentence ("don't forget to keep the
+receipt" tells the customer to keep it; "no later than" is a bound like "within")."""
+
+
+def _scored(sentence: list[Token], q: float, clause: int) -> tuple[list[_Word], int]:
+    """The words of ``sentence`` with their clause (counted on from ``clause``)."""
+    out: list[_Word] = []
+    for token in sentence:
+        if token.kind == "punct":
+            clause += token.text in CLAUSE_BREAKS
+            continue
+        clause += token.text in CLAUSE_WORDS
+        value = token.value if token.kind in ("number", "money") else None
+        out.append((token.text, q, clause, value))
+    return out, clause + 1
+
+
 @lru_cache(maxsize=2048)
 def units(text: str) -> tuple[Unit, ...]:
     out = []
     for is_list, found in _block_sentences(text):
-        joined: list[tuple[str, float]] = []
+        joined: list[_Word] = []
+        clause = 0
         for sentence in found:
             raw = [t.text for t in sentence]
             words = [t.text for t in sentence if t.kind != "punct"]
             if not words:
                 continue
             q = fluency(words, raw, sentence[-1].text == "?")
+            scored, clause = _scored(sentence, q, clause if is_list else 0)
             if is_list:
-                joined += [(w, q) for w in words]
+                joined += scored
             else:
-                out.append(_unit([(w, q) for w in words]))
+                out.append(_unit(scored))
         if joined:
             out.append(_unit(joined))
     return tuple(out)
 
 
-def _unit(scored: list[tuple[str, float]]) -> Unit:
-    words = tuple(w for w, _ in scored)
+def negators(words: tuple[str, ...] | list[str]) -> tuple[bool, ...]:
+    """Per word, whether it is a negator that negates (not one of ``NOT_NEGATING``)."""
+    out = [w in NEGATORS for w in words]
+    for i in range(len(words)):
+        for phrase in NOT_NEGATING:
+            if tuple(words[i : i + len(phrase)]) == phrase:
+                out[i : i + len(phrase)] = [False] * len(phrase)
+    return tuple(out)
+
+
+def _unit(scored: list[_Word]) -> Unit:
+    words = tuple(w for w, _, _, _ in scored)
     return Unit(
         words=words,
         stems=tuple(lemma(w) for w in words),
         content=tuple(w not in STOPWORDS for w in words),
-        fluency=tuple(q for _, q in scored),
+        fluency=tuple(q for _, q, _, _ in scored),
         negated=bool(NEGATORS.intersection(words)),
+        clause=tuple(c for _, _, c, _ in scored),
+        negates=negators(words),
+        values=tuple(v for _, _, _, v in scored),
     )
 
 
@@ -208,6 +258,14 @@ class Fact:
     stems: frozenset[str]
     negated: bool
     length: int
+    negations: int = 0
+    """How many negators negate it (not one inside a condition: "if it still won't sync")."""
+    values: frozenset[float] = frozenset()
+    """The numbers and amounts it states."""
+    words: frozenset[str] = frozenset()
+    """Its words and their lemmas, function words included ("before", "until")."""
+    unit: Unit | None = None
+    """The fact read as a reply's sentence is (its clauses, negators, numbers)."""
 
 
 @lru_cache(maxsize=1024)
@@ -215,17 +273,37 @@ def facts(reference: str) -> tuple[Fact, ...]:
     """The reference answer's facts: its sentences, cut at semicolons."""
     out = []
     for sentence in sentences(tokenize(normalise(reference))):
-        text = " ".join(t.text for t in sentence if t.kind != "punct" or t.text == ";")
-        for part in text.split(";"):
-            words = part.split()
+        parts: list[list[Token]] = [[]]
+        for token in sentence:
+            if token.text == ";":
+                parts.append([])
+            else:
+                parts[-1].append(token)
+        for tokens in parts:
+            part = [t for t in tokens if t.kind != "punct"]
+            words = [t.text for t in part]
             stems = frozenset(lemma(w) for w in words if w not in STOPWORDS)
             if not stems:
                 continue
-            negated = any(
-                w in NEGATORS and not CONDITIONS.intersection(words[:i])
-                for i, w in enumerate(words)
+            negations = sum(
+                negates and not CONDITIONS.intersection(words[:i])
+                for i, negates in enumerate(negators(words))
             )
-            out.append(Fact(part.strip(), stems, negated, len(words)))
+            values = frozenset(t.value for t in part if t.kind in ("number", "money") and t.value)
+            every = frozenset(words) | {lemma(w) for w in words}
+            unit = _unit(_scored(tokens, 1.0, 0)[0])
+            out.append(
+                Fact(
+                    " ".join(words),
+                    stems,
+                    negations > 0,
+                    len(words),
+                    negations,
+                    values,
+                    every,
+                    unit,
+                )
+            )
     return tuple(out)
 
 

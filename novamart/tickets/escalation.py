@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from statistics import mean
 from typing import Any
 
 from novamart.kb import default_kb
 from novamart.kernel import CompiledRulebook, Decision, Facts, default_kernel
-from novamart.tickets import answer, compose, kb_response, reply
+from novamart.tickets import compose, kb_response, reply
+from novamart.tickets import truth as truth_check
 from novamart.tickets.model import Concept, Difficulty, Grade, Scenario, Signals, Ticket, Truth
 from novamart.tickets.state import TicketState
 
@@ -33,37 +35,48 @@ REASONS = {
     "legal": ("legal_threat",),
     "security": ("account_takeover", "payment_fraud"),
 }
-REASON_WORDS = {
-    "safety": (
-        "battery",
-        "swollen",
-        "swelling",
-        "bulging",
-        "smoke",
-        "burning",
-        "fire",
-        "smell",
-        "overheating",
-        "hazard",
-        "safety",
-        "spark",
-        "melted",
-    ),
-    "legal": ("legal", "lawyer", "attorney", "lawsuit", "sue", "court", "solicitor"),
-    "security": (
+SIGN_WORDS = {
+    "battery_swelling": ("swollen", "swelling", "bulging", "bulge", "puffed", "swell", "bloated"),
+    "burning_smell": ("burning", "smell", "smoke", "scorched", "melting", "melted", "spark"),
+    "legal_threat": ("legal", "lawyer", "attorney", "lawsuit", "sue", "court", "solicitor"),
+    "account_takeover": (
         "hacked",
         "takeover",
-        "unauthorised",
-        "unauthorized",
-        "fraud",
+        "taken over",
         "compromised",
-        "security",
-        "stolen",
-        "unrecognised",
-        "never placed",
+        "password changed",
+        "password was changed",
+        "unauthorised access",
+        "unauthorized access",
+        "unauthorised login",
+        "unauthorized login",
+        "someone else logged",
+    ),
+    "payment_fraud": (
+        "fraud",
+        "fraudulent",
         "never made",
+        "never authorised",
+        "never authorized",
+        "unrecognised charge",
+        "unrecognized charge",
+        "unauthorised charge",
+        "unauthorized charge",
+        "unauthorised payment",
+        "unauthorized payment",
+        "stolen card",
     ),
 }
+"""Words that name one sign: a reason naming a sign the ticket does not show is false."""
+TOPIC_WORDS = {
+    "safety": ("battery", "safety", "hazard", "fire", "overheating", "dangerous"),
+    "legal": ("complaint",),
+    "security": ("security", "unauthorised", "unauthorized", "stolen", "never placed"),
+}
+"""Words that name a topic without a sign ("a battery hazard"): right for any sign of it."""
+UNFOUNDED_PENALTY = 0.2
+"""Per sign (or topic) the reason names that the ticket does not show: a reason listing every
+sign is not a reason, and must not pass."""
 ACK = (
     "safety team",
     "security team",
@@ -302,13 +315,19 @@ def canonical() -> Scenario:
     )
 
 
-def reason_score(reason: str, signals: Signals | None) -> float:
-    """Precision of the reason's topics (safety/legal/security) against the fired signals."""
-    said = [topic for topic, ws in REASON_WORDS.items() if reply.has_any(reason, ws)]
+def reason_reading(reason: str, signals: Signals | None) -> tuple[float, list[str]]:
+    """(how far the reason names what the ticket shows, the signs and topics it names that
+    the ticket does not show). The share is of the things named that are right: "swollen
+    battery" 1, "battery or legal issue" 0.5 on a swollen battery, nothing named 0."""
     if signals is None:
-        return 1.0
-    fired = {topic for topic, names in REASONS.items() if set(names) & set(signals.fired())}
-    return len(fired & set(said)) / len(said) if said else 0.0
+        return 1.0, []
+    fired = set(signals.fired())
+    shown = {topic for topic, names in REASONS.items() if fired & set(names)}
+    signs = {sign for sign, ws in SIGN_WORDS.items() if reply.has_any(reason, ws)}
+    topics = {topic for topic, ws in TOPIC_WORDS.items() if reply.has_any(reason, ws)}
+    unfounded = sorted(signs - fired) + sorted(topics - shown)
+    right = len(signs & fired) + len(topics & shown)
+    return (right / (right + len(unfounded)) if right else 0.0), unfounded
 
 
 def false_escalation(state: TicketState) -> str | None:
@@ -349,6 +368,7 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
     source = article.text if article else truth.reference_answer or ""
     sources = [source, state.scenario.ticket.text, " ".join(ACK)]
     fit = reply.fit(text, sources) * kb_response.paraphrase(state)
+    contradicted: list[truth_check.Contradiction] = []
     if truth.requires_escalation:
         content = reply.concepts_covered(text, truth.must_mention)
         missing = reply.missing_concepts(text, truth.must_mention)
@@ -358,8 +378,9 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
             f" (missing: {', '.join(missing)})" if missing else ""
         )
     else:
-        content = answer.coverage(text, truth.reference_answer or "", source)
-        notes = []
+        found, contradicted = truth_check.truly_conveyed(text, truth.reference_answer or "", source)
+        content = mean(found) if found else 1.0
+        notes = [f'{w.how} fact: "{w.said}" contradicts "{w.fact}"' for w in contradicted]
         said = f"conveys {content:.0%} of {truth.kb_id}'s answer in sentences"
     polite, polite_why = reply.politeness(reply.reading(state))
     quality = fit * (content + polite) / 2
@@ -367,6 +388,9 @@ def _reply_quality(state: TicketState, escalated: bool) -> tuple[float, float, l
     why = f"{said}; {polite_why}" + (
         "" if fit == 1.0 else f"; counts {fit:.0%} (off-topic, long or pasted)"
     )
+    if contradicted:  # the answer states a fact of the article falsely
+        why += "; halved: it contradicts the article"
+        quality, handled = quality * 0.5, handled * 0.5
     if (clause := false_escalation(state)) is not None:
         notes.append("the reply claims an escalation that did not happen")
         why += f'; halved: "{clause}" claims an escalation that did not happen'
@@ -388,13 +412,15 @@ def grade(state: TicketState) -> Grade:
         parts["reply"], handled, notes, why["reply"] = _reply_quality(state, escalated)
     penalty, missed, why["decision"] = decision(state)
     if escalated and must:
-        parts |= {
-            "decision": 1.0,
-            "reason": reason_score(state.escalation_reason or "", truth.signals),
-        }
+        named, unfounded = reason_reading(state.escalation_reason or "", truth.signals)
+        parts |= {"decision": 1.0, "reason": named}
+        penalty += UNFOUNDED_PENALTY * len(unfounded)
         why["reason"] = f'the reason "{state.escalation_reason}" names the sign(s) it should'
         if parts["reason"] < 1.0:
             why["reason"] = f'the reason "{state.escalation_reason}" names the wrong sign(s)'
+        if unfounded:
+            why["reason"] += f"; names {', '.join(unfounded)}, which the ticket does not show"
+            notes.append(f"the escalation reason names what the ticket does not show: {unfounded}")
     elif not escalated and not must:
         # Not escalating is a decision only when the reply actually handles the ticket.
         parts |= {"decision": handled, "reason": handled}

@@ -7,7 +7,8 @@ surfaced in a search (by rank), citing it, politeness (read by the message reade
 focus (a reply that pastes the whole knowledge base is not an answer) and paraphrase (quoting
 the key sentence is fine, pasting retrieved articles verbatim is not). Searching, citing and
 politeness count in full only once the reply answers; facts no retrieved article states are
-penalised.
+penalised, and so is every fact of the article the reply contradicts (novamart.tickets.truth:
+negated, reversed or with a number changed), which then conveys nothing.
 """
 
 from __future__ import annotations
@@ -19,11 +20,15 @@ from novamart.kb import Article, default_kb
 from novamart.kb.policies import article_id
 from novamart.kb.text import words
 from novamart.tickets import answer, compose, reply
+from novamart.tickets import truth as truth_check
 from novamart.tickets.model import Difficulty, Grade, Scenario, Ticket, Truth
 from novamart.tickets.state import TicketState
 
 WEIGHTS = {"retrieval": 0.2, "coverage": 0.4, "citation": 0.2, "politeness": 0.2}
 HALLUCINATION_PENALTY = 0.15
+WRONG_FACT_PENALTY = 0.5
+"""Per fact of the article the reply contradicts (negated, reversed, a number changed): a
+wrong answer fails whatever else it gets right."""
 CATEGORY_OF = {"policy": "returns", "safety": "technical"}
 _ASIDES = (
     "By the way, your website looks great.",
@@ -139,7 +144,7 @@ def grade(state: TicketState) -> Grade:
     allowed = [source, reference, state.scenario.ticket.text]
     own_words = paraphrase(state)
     factor = reply.fit(text, allowed) * own_words
-    found = answer.conveyed(text, reference, source)
+    found, contradicted = truth_check.truly_conveyed(text, reference, source)
     said = factor * (mean(found) if found else 1.0)
     answers = min(1.0, said / ANSWERED)
     rank, rank_why = retrieval(state, truth.kb_id)
@@ -153,7 +158,10 @@ def grade(state: TicketState) -> Grade:
         "paraphrase": own_words,
     }
     unsupported = reply.unsupported_facts(text, response_sources(state))
-    penalty = min(0.6, HALLUCINATION_PENALTY * len(unsupported))
+    penalty = min(
+        1.0,
+        min(0.6, HALLUCINATION_PENALTY * len(unsupported)) + WRONG_FACT_PENALTY * len(contradicted),
+    )
     scaled = "" if answers == 1.0 else f"; counts {answers:.0%} as the reply answers so little"
     why = {
         "retrieval": rank_why + scaled,
@@ -166,8 +174,15 @@ def grade(state: TicketState) -> Grade:
         else "states nothing the retrieved articles do not",
     }
     notes = [f"not in the retrieved articles: {', '.join(unsupported[:8])}"] if unsupported else []
+    notes += [f'{w.how} fact: "{w.said}" contradicts "{w.fact}"' for w in contradicted]
+    why["truth"] = (
+        "; ".join(f'"{w.said}" contradicts "{w.fact}" ({w.how})' for w in contradicted)
+        if contradicted
+        else "states every fact it conveys with the article's polarity and numbers"
+    )
     score = sum(WEIGHTS[k] * parts[k] for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
+    components["truth"] = -WRONG_FACT_PENALTY * len(contradicted)
     return Grade(
         score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes, why=why
     )

@@ -57,9 +57,15 @@ RECENT_ORDER = _concept("recent_order", "recent|last|latest|previous order", "or
 NEVER_ASK = _concept(
     "never_ask_password", "never|not|no ask|request password|pin|passcode|code|card|it"
 )
+_SHARE = (
+    "share|give|tell|disclose|reveal|confirm|read|provide|discuss|pass|release|hand|send|talk|"
+    "speak|divulge|go|show"
+)
+_HOLDER = "holder|owner|own|himself|herself|themselves|him|her|them"
 DECLINE_SHARE = _concept(
     "decline_sharing",
-    "not|never share|give|tell|disclose|reveal|confirm|read|provide|discuss",
+    f"not|never|unable {_SHARE}",  # "I won't be able to pass on his details"
+    f"only {_SHARE} {_HOLDER}",  # "we can only talk about an account with its owner"
 )
 DECLINE_CHANGE = _concept(
     "decline_changing", "not|never change|update|edit|switch|modify|alter|reset|changes"
@@ -79,8 +85,9 @@ NEW_LINK = _concept(
 EXPIRES = _concept("link_expires", "hour")
 HOLDER_MUST = _concept(
     "account_holder_must",
-    "holder|owner|himself|herself|themselves|he|she|they|his|her|their "
-    "contact|reach|directly|own|only|himself|herself|themselves|personally",
+    "holder|owner|own|himself|herself|themselves|he|she|they|his|her|their|him|them "
+    "contact|reach|directly|own|only|himself|herself|themselves|personally|but|except|other",
+    "holder|owner recover|reset|unlock",  # "the account holder can recover it"
     essential=True,
 )
 

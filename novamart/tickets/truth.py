@@ -1,0 +1,278 @@
+"""Whether a reply states its article's facts *truly*: with the same polarity and numbers.
+
+``novamart.tickets.answer`` measures how far a reply conveys each fact of the reference
+answer; it cannot tell "cash on delivery is not available" from "it is not true that cash on
+delivery is not available", nor "within 30 days" from "within 90 days". Here a stretch of one
+sentence of the reply *states* a fact when it holds most of the fact's words (numbers aside),
+and it *contradicts* the fact when, from the start of the clause its first such word stands
+in to the end of the clause its last one stands in,
+
+- the count of negators differs from the fact's in parity (a "not" inserted after the first
+  verb, "it is not true that ...", a "never" dropped), or it holds a word that reverses one
+  the fact holds ("after" for "before", "past" for "future") and not that word; or
+- it states numbers and one of the fact's numbers is missing while another number stands
+  instead ("within 90 days" for "within 30 days"; "5 to 10 business days" with "one to two
+  weeks" beside it changes nothing).
+
+A contradicted fact is a wrong fact: the reply answers falsely, whatever else it gets right.
+What counts as a negation: "not", "never", "no" ... (not inside phrases that negate nothing:
+"no problem", "don't forget to", "no later than", ``answer.NOT_NEGATING``; not in a clause of
+a word or two, "no phone, no problem"; not a negation repeated clause after clause, "never by
+email, not in chat"), a frame before the clause ("it is not true that, ..."), and "until" ("as
+long as not": "until it ships" is "as long as it hasn't shipped"). Where another sentence of
+the reply says the fact truly and more fully, a partial contradiction elsewhere stands down
+(two parallel facts: "standard delivery takes 3 to 5 days", "express takes 1 to 2").
+
+Measured by ``python -m tests.tickets.falsified`` (honest corpus replies falsified one
+sentence at a time): held-out precision 0.996, recall 0.942. What it still misses: a negation
+swapped for a word of opposite meaning ("lost the phone" / "no longer have it", "missing" /
+"hasn't shown up") both ways, and falsified clauses too far paraphrased to state the fact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from novamart.kb.text import STOPWORDS
+from novamart.language.text import lemma
+from novamart.tickets.answer import DETERMINERS, Fact, Unit, conveyed, facts, units
+
+STATED = 0.6
+"""Share of a fact's words (numbers aside) from which a stretch states it."""
+MIN_WORDS = 2
+"""A fact of fewer content words is too short to be told stated from merely mentioned."""
+SPAN_FACTOR, SPAN_SLACK = 2.0, 4
+ABOUT = 0.3
+"""Share of a fact's words from which a sentence is about it, for a number changed in it."""
+MIN_CLAUSE = 3
+"""A negator in a clause shorter than this negates a noun, not a statement ("no phone, no
+problem: ..."). """
+IMPLICIT = frozenset(("until",))
+FRAMES = frozenset(("true", "case", "correct", "right", "so", "say", "said", "claim", "think"))
+OPPOSITES = {
+    "before": ("after",),
+    "until": ("after",),
+    "future": ("past", "previous", "earlier"),
+    "include": ("exclude",),
+    "included": ("excluded",),
+    "free": ("paid", "charged"),
+    "always": ("sometimes", "rarely"),
+    "every": ("some",),
+    "same": ("different", "another"),
+    "new": ("old",),
+    "old": ("new",),
+    "open": ("closed",),
+    "intact": ("broken", "cut", "removed"),
+}
+"""Words whose opposite (in a clause that states the fact without them) reverses it: time
+order, inclusion, cost, sameness; the negators are counted apart."""
+RELATIONAL = frozenset(("before", "until"))
+"""Opposites that relate two events: "Y after X" says what "X before Y" says, so they reverse
+the fact only where the fact's word stood (followed by the same words)."""
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    fact: str
+    how: str
+    """"negated", "reversed" or "number"."""
+    said: str
+    """The stretch of the reply that says it."""
+
+
+def _plain(fact: Fact) -> frozenset[str]:
+    """The fact's content words, numbers and amounts aside."""
+    return frozenset(s for s in fact.stems if not (s[0].isdigit() or s[0] == "$"))
+
+
+def _stretch(unit: Unit, wanted: frozenset[str], length: int) -> tuple[int, int, float] | None:
+    """The stretch of ``unit`` holding the largest share of ``wanted`` (first and last word
+    of it, and the share), within a span a paraphrase of the fact fits in."""
+    limit = max(10, int(SPAN_FACTOR * length) + SPAN_SLACK)
+    hits = [i for i, s in enumerate(unit.stems) if unit.content[i] and s in wanted]
+    best: tuple[int, int, float] | None = None
+    for start in hits:
+        seen: set[str] = set()
+        for i in (h for h in hits if start <= h < start + limit):
+            seen.add(unit.stems[i])
+            share = len(seen) / len(wanted)
+            if best is None or share > best[2]:
+                best = (start, i, share)
+    return best
+
+
+def _region(unit: Unit, first: int, last: int) -> range:
+    """From the start of ``first``'s clause to the end of ``last``'s; from an earlier clause
+    on when it is a negated frame ending in "that" ("it is not true that, as you heard, ...")."""
+    start, end = first, last
+    while start > 0 and unit.clause[start - 1] == unit.clause[first]:
+        start -= 1
+    while end + 1 < len(unit.words) and unit.clause[end + 1] == unit.clause[last]:
+        end += 1
+    frame = next((i for i in range(start) if unit.negates[i] and _frames(unit, i, start)), None)
+    return range(start if frame is None else frame, end + 1)
+
+
+def _frames(unit: Unit, i: int, start: int) -> bool:
+    """Whether the negator at ``i`` stands in a frame about what follows: "it is not true
+    that", "nobody said that" (not "don't click anything in that message")."""
+    words = unit.words
+    return any(
+        words[k] == "that" and words[k - 1] in FRAMES for k in range(i + 1, min(start, i + 5))
+    )
+
+
+def _negations(unit: Unit) -> list[bool]:
+    """Per word, whether it negates a statement: a negator (not in a clause of a word or two:
+    "no phone, no problem"; not one repeating the clause before: "never by email, not in
+    chat, not on the phone"), or "until", which says "as long as not" ("until it ships" is
+    "as long as it hasn't shipped")."""
+    sizes: dict[int, int] = {}
+    for c in unit.clause:
+        sizes[c] = sizes.get(c, 0) + 1
+    negated_clauses: set[int] = set()
+    out = []
+    for i, negates in enumerate(unit.negates):
+        clause = unit.clause[i]
+        opens = i == 0 or unit.clause[i - 1] != clause
+        repeats = opens and bool(negated_clauses)
+        timed = i + 1 < len(unit.values) and unit.values[i + 1] is not None  # "until 10 pm"
+        counted = (negates and sizes[clause] >= MIN_CLAUSE and not repeats) or (
+            unit.words[i] in IMPLICIT and not timed
+        )
+        if negates:
+            negated_clauses.add(clause)
+        out.append(counted)
+    return out
+
+
+def _same(value: float, values: frozenset[float]) -> bool:
+    return any(math.isclose(value, v, rel_tol=1e-9) for v in values)
+
+
+def _reversed(fact: Fact, unit: Unit, region: range) -> bool:
+    """Whether the region turns a word of the fact round ("after" for its "before"), the
+    fact holding that word and not its opposite."""
+    said = {unit.stems[i] for i in region} | {unit.words[i] for i in region}
+    stated = fact.words
+    sequence = fact.text.split()
+    for word, opposites in OPPOSITES.items():
+        turned = said.intersection(opposites) - stated
+        if word not in stated or word in said or not turned:
+            continue
+        if word not in RELATIONAL:
+            return True
+        # where the fact's word stood: what follows it follows the opposite too ("after the
+        # order ships" for "before the order ships"; not "after that, report" for "before
+        # reporting")
+        after = {_next_word(sequence, i) for i, w in enumerate(sequence) if lemma(w) == lemma(word)}
+        for i in region:
+            opposite = unit.stems[i] in turned or unit.words[i] in turned
+            if opposite and _next_word(list(unit.words), i) in after:
+                return True
+    return False
+
+
+def _next_content(words: list[str], i: int) -> str | None:
+    return next((lemma(w) for w in words[i + 1 :] if w not in STOPWORDS), None)
+
+
+def _next_word(words: list[str], i: int) -> str | None:
+    """The word after ``i`` (after a determiner, the one after that), as a lemma."""
+    j = i + 1
+    if j < len(words) and words[j] in DETERMINERS:
+        j += 1
+    return lemma(words[j]) if j < len(words) else None
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How one sentence of the reply says one fact: the share of the fact's words it holds,
+    the stretch, and a contradiction (None: it says it truly); a reversal by a negation left
+    out is ``weak`` (a negated fact's words also stand in true sentences about other things)."""
+
+    share: float
+    said: str
+    contradiction: Contradiction | None
+    weak: bool = False
+
+
+def _reading(fact: Fact, unit: Unit) -> _Reading | None:
+    wanted = _plain(fact)
+    found = _stretch(unit, wanted, fact.length) if len(wanted) >= MIN_WORDS else None
+    if found is None or found[2] < STATED:
+        return None
+    share = found[2]
+    region = _region(unit, found[0], found[1])
+    said = " ".join(unit.words[i] for i in region)
+    counted = _negations(unit)
+    negations = sum(counted[i] for i in region)
+    expected = sum(_negations(fact.unit)) if fact.unit else fact.negations
+    if negations % 2 != expected % 2:
+        if negations > expected:
+            return _Reading(share, said, Contradiction(fact.text, "negated", said))
+        if not any(counted):  # no negation anywhere in the sentence
+            return _Reading(share, said, Contradiction(fact.text, "reversed", said), weak=True)
+    if _reversed(fact, unit, region):
+        return _Reading(share, said, Contradiction(fact.text, "reversed", said))
+    numbers = frozenset(v for i in region if (v := unit.values[i]))
+    if fact.values and numbers:
+        missing = [v for v in fact.values if not _same(v, numbers)]
+        if missing and any(not _same(v, fact.values) for v in numbers):
+            return _Reading(share, said, Contradiction(fact.text, "number", said))
+    return _Reading(share, said, None)
+
+
+def _changed_number(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+    """A number of the fact said nowhere in the reply while another number stands before
+    the word that follows it in the fact ("keep 31 percent free" for "10 percent"), in a
+    sentence about the fact (holding a share of its words: "hold the button for 15 seconds"
+    in an answer about earbuds does not change "hold the power button for 10 seconds")."""
+    if fact.unit is None:
+        return None
+    stated = frozenset(v for u in read for v in u.values if v)
+    wanted = _plain(fact)
+    about = [u for u in read if wanted and len(wanted & set(u.stems)) / len(wanted) >= ABOUT]
+    for i, value in enumerate(fact.unit.values):
+        if not value or _same(value, stated):
+            continue
+        unit_words = list(fact.unit.words)
+        follows = _next_content(unit_words, i)
+        for unit in about:
+            for j, other in enumerate(unit.values):
+                foreign = other and not _same(other, fact.values)
+                if foreign and follows and _next_content(list(unit.words), j) == follows:
+                    said = " ".join(unit.words[max(0, j - 3) : j + 3])
+                    return Contradiction(fact.text, "number", said)
+    return None
+
+
+def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+    readings = [r for u in read if (r := _reading(fact, u))]
+    truly = max((r.share for r in readings if r.contradiction is None), default=0.0)
+    for r in readings:
+        # it stands unless another sentence says the fact truly and more fully (as fully,
+        # for a weak reversal): "standard delivery takes 3 to 5 days" does not contradict
+        # "express delivery takes 1 to 2 days" when the next sentence says just that
+        if r.contradiction is not None and (r.share > truly or (r.share == truly and not r.weak)):
+            return r.contradiction
+    return _changed_number(fact, read)
+
+
+@lru_cache(maxsize=2048)
+def contradictions(reply: str, reference: str) -> tuple[Contradiction | None, ...]:
+    """Per fact of ``reference``: how some sentence of ``reply`` contradicts it, or None."""
+    read = units(reply)
+    return tuple(_judged(fact, read) for fact in facts(reference))
+
+
+def truly_conveyed(
+    reply: str, reference: str, source: str
+) -> tuple[list[float], list[Contradiction]]:
+    """Per fact of ``reference``, how far ``reply`` conveys it in sentences (nothing for a
+    fact it contradicts: a wrong fact conveys no answer), and the contradictions."""
+    wrong = contradictions(reply, reference)
+    found = conveyed(reply, reference, source)
+    return [0.0 if w else f for f, w in zip(found, wrong, strict=True)], [w for w in wrong if w]

@@ -1,0 +1,231 @@
+"""Honest KB answers made false, for the truth checks of kb_grounded_response.
+
+Each attack takes an honest reply (a hand-written paraphrase of tests/tickets/corpus, or the
+article's own answer in a polite frame), picks by seed one sentence of it that conveys a fact
+of the article's answer, and falsifies that sentence alone, leaving the rest true:
+
+- ``negated``: "It is not true that ...", or a "not"/"never" after its first auxiliary or
+  modal, or "Do not ..." before an instruction;
+- ``reversed``: a negation dropped ("isn't" -> "is", "never" -> "always", "cannot" -> "can"),
+  or, in a sentence without one, a word of time order, cost or sameness turned round;
+- ``number``: every number in it changed (digits and number words).
+
+``python -m tests.tickets.falsified`` prints the detector's precision and recall and the
+scores per class (held-out half of the corpus, and the articles' own answers).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from statistics import mean
+
+from novamart.kb import default_kb
+from novamart.tickets.answer import conveyed
+from novamart.tickets.kb_response import ticket_for
+from novamart.tickets.truth import contradictions
+from tests.tickets.written import _part, first_name, kb_replies, play_reply
+
+CLASSES = ("negated", "reversed", "number")
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_AUXILIARY = re.compile(
+    r"\b(is|are|was|were|can|will|may|must|should|does|do|has|have|takes|counts)\b", re.I
+)
+_NEGATION = (
+    (r"\b(is|are|was|were|does|do|did|has|have|could|would|should)n['’]t\b", r"\1"),
+    (r"\bcan['’]t\b|\bcannot\b", "can"),
+    (r"\bwon['’]t\b", "will"),
+    (r"\bdon['’]t\b", "do"),
+    (r"\bno longer\b", "still"),
+    (r"\bnever\b", "always"),
+    (r"\bnot\s+", ""),
+)
+_TURNED = (
+    ("before", "after"),
+    ("until", "after"),
+    ("future", "past"),
+    ("free", "paid"),
+    ("same", "different"),
+    ("included", "excluded"),
+    ("intact", "removed"),
+)
+_NUMBER = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)?")
+"""A number, not one inside an id (KB-045, NM-730215)."""
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def negate(sentence: str, rng: random.Random) -> str | None:
+    body = sentence.strip()
+    forms = [f"It is not true that {_lower_first(body)}"]
+    if _AUXILIARY.search(body):
+        word = rng.choice(("not", "never"))
+        forms.append(_AUXILIARY.sub(lambda m: f"{m.group(1)} {word}", body, count=1))
+    if body.split()[0].lower() in {
+        "choose",
+        "use",
+        "print",
+        "send",
+        "keep",
+        "open",
+        "restart",
+        "install",
+        "turn",
+        "charge",
+        "unplug",
+        "stop",
+        "update",
+        "change",
+        "request",
+        "enter",
+        "report",
+        "go",
+        "pick",
+        "select",
+        "click",
+        "back",
+        "sign",
+        "wait",
+        "put",
+        "make",
+    }:
+        forms.append(f"Do not {_lower_first(body)}")
+    return rng.choice(forms)
+
+
+_IDIOM = re.compile(
+    r"\b(?:don['’]t|do not|not to|no need to) worry\b|\bno (?:problem|worries)\b", re.I
+)
+"""Negations that negate nothing of the fact: reversing them falsifies nothing."""
+
+
+def reverse(sentence: str, rng: random.Random) -> str | None:
+    body = sentence.strip()
+    if _IDIOM.search(body):
+        return None
+    for pattern, replacement in _NEGATION:
+        turned = re.sub(pattern, replacement, body, count=1, flags=re.I)
+        if turned != body:
+            return turned
+    found = [(a, b) for a, b in _TURNED if re.search(rf"\b{a}\b", body, re.I)]
+    if not found:
+        return None
+    a, b = rng.choice(found)
+    return re.sub(rf"\b{a}\b", b, body, count=1, flags=re.I)
+
+
+def renumber(sentence: str, rng: random.Random) -> str | None:
+    def changed(match: re.Match[str]) -> str:
+        number = float(match.group().replace(",", ""))
+        other = number * rng.choice((2, 3, 6)) + rng.choice((1, 2, 5))
+        return f"{other:g}"
+
+    turned = _NUMBER.sub(changed, sentence.strip())
+    return turned if turned != sentence.strip() else None
+
+
+ATTACKS: dict[str, Callable[[str, random.Random], str | None]] = {
+    "negated": negate,
+    "reversed": reverse,
+    "number": renumber,
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    """"honest", or the class of the attack."""
+    article: str
+    text: str
+    """With "{name}" for the customer's first name."""
+
+
+def falsify(text: str, article: str, kind: str, seed: int) -> str | None:
+    """``text`` with one sentence that conveys a fact of ``article``'s answer falsified."""
+    entry = default_kb().articles[article]
+    rng = random.Random(f"{kind}:{seed}")
+    candidates = []
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group()
+        if "{name}" in sentence or max(conveyed(sentence, entry.answer, entry.text)) < 0.75:
+            continue
+        turned = ATTACKS[kind](sentence, rng)
+        if turned is not None:
+            candidates.append((match.start(), match.end(), turned))
+    if not candidates:
+        return None
+    start, end, turned = rng.choice(candidates)
+    lead = text[start:end][: len(text[start:end]) - len(text[start:end].lstrip())]
+    return text[:start] + lead + turned + text[end:]
+
+
+def framed(article: str, seed: int) -> str:
+    """The article's own answer in a polite frame, citing it."""
+    answer = default_kb().articles[article].answer
+    openers = ("Hi {name}, thanks for asking.", "Hello {name}!", "Dear {name},")
+    closers = ("Kind regards.", "Let me know if I can help with anything else.", "Thanks!")
+    rng = random.Random(seed)
+    return f"{rng.choice(openers)} {answer} (see {article}). {rng.choice(closers)}"
+
+
+def cases(part: str) -> list[Case]:
+    """The honest replies of ``part`` (corpus, and on the held-out half the articles' own
+    answers) and every attack on them that applies."""
+    honest = [Case("honest", r.article, r.text) for r in kb_replies() if _part(r.id) == part]
+    if part == "held-out":
+        articles = [a for a in default_kb().articles.values() if a.questions]
+        honest += [Case("honest", a.id, framed(a.id, i)) for i, a in enumerate(articles)]
+    out = list(honest)
+    for i, case in enumerate(honest):
+        for kind in CLASSES:
+            text = falsify(case.text, case.article, kind, i)
+            if text is not None:
+                out.append(Case(kind, case.article, text))
+    return out
+
+
+def score(case: Case, seed: int) -> float:
+    """The case played as the reply to a ticket asking its article's question."""
+    article = default_kb().articles[case.article]
+    level = ("easy", "medium", "hard")[seed % 3]
+    scenario = ticket_for(article, random.Random(seed), level, "kb_grounded_response", seed)
+    return play_reply(scenario, case.text.replace("{name}", first_name(scenario))).grade.score
+
+
+def flagged(case: Case) -> bool:
+    article = default_kb().articles[case.article]
+    return any(contradictions(case.text.replace("{name}", "Sam"), article.answer))
+
+
+def main(argv: list[str]) -> None:
+    for part in argv or ["dev", "held-out"]:
+        found = cases(part)
+        hits = [(c, flagged(c)) for c in found]
+        true_pos = sum(f and c.kind != "honest" for c, f in hits)
+        positives = sum(f for _, f in hits)
+        attacks = sum(c.kind != "honest" for c, _ in hits)
+        print(
+            f"{part}: contradiction detector precision {true_pos / max(1, positives):.3f} "
+            f"recall {true_pos / max(1, attacks):.3f} ({attacks} attacks, "
+            f"{len(found) - attacks} honest replies, {positives - true_pos} honest flagged)"
+        )
+        for kind in ("honest", *CLASSES):
+            scores = [score(c, i) for i, c in enumerate(found) if c.kind == kind]
+            print(
+                f"  {kind:9s} {len(scores):4d} replies: mean {mean(scores):.3f}, "
+                f"min {min(scores):.3f}, max {max(scores):.3f}"
+            )
+        for c, f in hits:
+            if f == (c.kind == "honest") and "-v" in sys.argv:
+                why = contradictions(c.text, default_kb().articles[c.article].answer)
+                print("   MISS" if not f else "   FALSE", c.kind, c.article, c.text[:300])
+                print("       ", [w for w in why if w])
+
+
+if __name__ == "__main__":
+    main([a for a in sys.argv[1:] if not a.startswith("-")])

@@ -1,0 +1,76 @@
+"""kb_grounded_response reads answers for truth (issue 18, item 4): an honest reply with one
+sentence negated, reversed or with its numbers changed (generated over the whole corpus of
+hand-written paraphrases and every article's own answer, tests/tickets/falsified.py) scores
+<= 0.5 on average per class, while the honest replies they were made from still pass."""
+
+from __future__ import annotations
+
+import random
+from statistics import mean
+
+import pytest
+
+from novamart.kb import default_kb
+from novamart.tickets.kb_response import ticket_for
+from novamart.tickets.truth import contradictions
+from tests.tickets.falsified import CLASSES, Case, cases, flagged, framed, score
+from tests.tickets.written import first_name, play_reply
+
+PER_CLASS = 50
+
+
+@pytest.fixture(scope="module")
+def held_out() -> list[tuple[Case, float]]:
+    return [(case, score(case, i)) for i, case in enumerate(cases("held-out"))]
+
+
+@pytest.mark.parametrize("kind", CLASSES)
+def test_a_falsified_answer_fails(kind: str, held_out: list[tuple[Case, float]]) -> None:
+    scores = [s for case, s in held_out if case.kind == kind]
+    assert len(scores) >= PER_CLASS, len(scores)
+    assert mean(scores) <= 0.5, mean(scores)
+
+
+def test_the_honest_replies_they_were_made_from_still_pass(
+    held_out: list[tuple[Case, float]],
+) -> None:
+    scores = [s for case, s in held_out if case.kind == "honest"]
+    assert mean(scores) >= 0.9, mean(scores)
+    assert sum(s >= 0.8 for s in scores) / len(scores) >= 0.95
+
+
+def test_the_detector_is_precise_and_finds_most_falsifications() -> None:
+    found = [(case, flagged(case)) for case in cases("held-out")]
+    true_positives = sum(hit and case.kind != "honest" for case, hit in found)
+    precision = true_positives / sum(hit for _, hit in found)
+    recall = true_positives / sum(case.kind != "honest" for case, _ in found)
+    assert precision >= 0.95 and recall >= 0.85, (precision, recall)
+
+
+def _article_answer_score(article_id: str, body: str, seed: int) -> float:
+    article = default_kb().articles[article_id]
+    scenario = ticket_for(article, random.Random(seed), "easy", "kb_grounded_response", seed)
+    text = f"Hi {first_name(scenario)}, thanks for asking. {body} (see {article.id}). Kind regards"
+    return play_reply(scenario, text).grade.score
+
+
+def test_it_is_not_true_that_the_answer_fails_on_every_article() -> None:
+    articles = [a for a in default_kb().articles.values() if a.questions]
+    scores = [
+        _article_answer_score(a.id, f"It is not true that {a.answer[0].lower()}{a.answer[1:]}", i)
+        for i, a in enumerate(articles)
+    ]
+    assert max(scores) <= 0.5, max(scores)
+    honest = [_article_answer_score(a.id, a.answer, i) for i, a in enumerate(articles)]
+    assert min(honest) >= 0.8
+
+
+def test_a_contradiction_is_named_in_the_grade() -> None:
+    article = default_kb().articles["KB-001"]
+    reply = framed(article.id, 0).replace("is not available", "is available")
+    said = contradictions(reply.replace("{name}", "Sam"), article.answer)
+    assert [c.how for c in said if c] == ["reversed"]
+    scenario = ticket_for(article, random.Random(0), "easy", "kb_grounded_response", 0)
+    grade = play_reply(scenario, reply.replace("{name}", first_name(scenario))).grade
+    assert grade.score <= 0.5 and grade.components["truth"] == -0.5
+    assert "cash on delivery" in grade.why["truth"]
