@@ -1,8 +1,9 @@
 """The session cap answers with OpenEnv's capacity error, and idle sessions are reaped.
 
-NovamartEnv is OpenEnv 0.10's MCPToolClient: each session is an HTTP /mcp session that its
-WebSocket joins. It takes one slot (two fit under a cap of two), a refusal of the HTTP
-session is the same typed CAPACITY_REACHED, and the idle timeout frees it although its socket
+NovamartEnv plays over one plain /ws per session by default; in production mode (OpenEnv
+0.10's MCPToolClient way) a session is an HTTP /mcp session that its WebSocket joins. Either
+takes one slot (two fit under a cap of two), a refusal is the same typed CAPACITY_REACHED
+(retryable: another server may take it), and the idle timeout frees a slot although its socket
 stays open (OpenEnv's own reaper skips joined sessions; NovaMart's does not)."""
 
 import asyncio
@@ -51,14 +52,17 @@ async def _first_accepted(url: str, deadline_s: float) -> float:
             await env.close()
 
 
-def test_a_session_over_the_cap_gets_the_capacity_error(small_server: RunningServer) -> None:
+@pytest.mark.parametrize("production_mode", [False, True])
+def test_a_session_over_the_cap_gets_the_capacity_error(
+    small_server: RunningServer, production_mode: bool
+) -> None:
     async def scenario() -> None:
         sessions = await _open_sessions(small_server.url, CAP)
-        extra = NovamartEnv(base_url=small_server.url)
+        extra = NovamartEnv(base_url=small_server.url, production_mode=production_mode)
         with pytest.raises(NovamartServerError) as refused:
             await extra.reset(task="easy_refund")
         await extra.close()
-        assert refused.value.code == "CAPACITY_REACHED"
+        assert refused.value.code == "CAPACITY_REACHED" and refused.value.retryable
         assert f"{CAP}" in refused.value.message
         await sessions[0].close()
         await _first_accepted(small_server.url, deadline_s=10)  # a closed session frees its slot
