@@ -28,8 +28,9 @@ from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
-from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
+from novamart.server.rules_sync import RulesSync
+from novamart.server.served import served_environment
 from novamart.server.sessions import sessions_reaped_when_idle
 from novamart.server.settings import ServerSettings
 from novamart.server.workbench import install_workbench
@@ -58,9 +59,14 @@ def build_app(settings: ServerSettings) -> FastAPI:
         max_concurrent_envs=settings.max_concurrent_envs,
         session_timeout=settings.session_timeout_s,
     )
+    kernel = default_kernel()  # the one every environment of this process resets on
+    tools = resolution_tools()
+    if settings.rules_dir is not None:
+        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    sync = RulesSync(kernel, settings.shared_dir, tools)  # one version across the workers
     with sessions_reaped_when_idle():
         served = create_app(
-            NovamartEnvironment,
+            served_environment(sync),
             CallToolAction,
             NovamartObservation,
             env_name="novamart",
@@ -72,12 +78,8 @@ def build_app(settings: ServerSettings) -> FastAPI:
         )
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
-    kernel = default_kernel()  # the one every environment of this process resets on
-    tools = resolution_tools()
-    if settings.rules_dir is not None:
-        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
     # no token: the admin routes say they are off, so a public Space stays read-only
-    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
+    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
         install_workbench(served, kernel)
     return served

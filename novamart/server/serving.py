@@ -20,6 +20,9 @@ from novamart.server.settings import ServerSettings
 APP = "novamart.server.app:app"
 SHUTDOWN_AFTER_DRAIN_S = 5.0
 """uvicorn's own grace, after the drain closed every session (novamart.server.drain)."""
+WORKER_HEALTHCHECK_S = 60
+"""How long the supervisor waits for a worker's answer before replacing it: uvicorn's 5 s
+killed workers still compiling the rules on a loaded machine (the engine holds the GIL)."""
 
 
 def routes(settings: ServerSettings) -> list[tuple[str, str]]:
@@ -53,7 +56,7 @@ def banner(settings: ServerSettings) -> str:
     return "\n".join(lines)
 
 
-SHARED_DIR = "NOVAMART_SHARED_DIR"
+SHARED_DIR = ServerSettings.model_fields["shared_dir"].alias
 
 
 def shared_state(settings: ServerSettings) -> str | None:
@@ -79,6 +82,7 @@ def main() -> None:
             port=settings.port,
             workers=settings.workers,
             timeout_graceful_shutdown=SHUTDOWN_AFTER_DRAIN_S,
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
         )
     finally:
         if made is not None:

@@ -33,6 +33,9 @@ class ServerSettings(BaseModel):
     rules_dir: Path | None = Field(default=None, alias="RULES_DIR")
     admin_token: str | None = Field(default=None, min_length=16, alias="ADMIN_TOKEN")
     web_ui: str = Field(default="false", alias="ENABLE_WEB_INTERFACE")
+    shared_dir: Path | None = Field(default=None, alias="NOVAMART_SHARED_DIR")
+    """Where the workers of one server share state (the rules version, the metrics);
+    ``novamart serve`` names a scratch folder when WORKERS > 1."""
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] = os.environ) -> ServerSettings:

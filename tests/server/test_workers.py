@@ -1,6 +1,6 @@
 """Beyond one process: a 2-worker server (`novamart serve --workers 2`) and two servers behind
 the multi-URL client play exactly the episodes in-process play does, with no error; the TRL
-adapter's instances all play on the 2-worker server.
+adapter's instances all play on the 2-worker server; a rules reload reaches both workers.
 
 Every session is one plain /ws connection, so whichever worker takes it serves it whole
 (OpenEnv's production mode, an HTTP /mcp session joined by a second connection, lost 7-10
@@ -10,7 +10,9 @@ import asyncio
 import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import httpx
 import pytest
 
 from novamart.agents.heuristic import HeuristicAgent
@@ -20,17 +22,27 @@ from novamart.models import NovamartObservation
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer, serve_in_subprocess
 from novamart.training.trl_env import ENVIRONMENTS
+from tests.rulefiles import copy_rules, move_window
 from tests.server.remote import observations, play
 from tests.server.servers import novamart_serve, wait_for_workers
 
 CLIENTS, EPISODES_EACH = 16, 3  # bench/bench_scale.py plays 200 episodes from 64 clients
 TRL_INSTANCES = 30
+TOKEN = "workers-admin-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+VERSION_QUERIES = 40
 
 
 @pytest.fixture(scope="module")
-def two_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    log = tmp_path_factory.mktemp("workers") / "server.log"
-    with serve_in_subprocess(log, command=novamart_serve("--workers", "2")) as running:
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_rules(tmp_path_factory.mktemp("workers") / "rules")
+
+
+@pytest.fixture(scope="module")
+def two_workers(rules: Path) -> Iterator[RunningServer]:
+    env = {"ADMIN_TOKEN": TOKEN}
+    command = novamart_serve("--workers", "2", "--rules-dir", str(rules))
+    with serve_in_subprocess(rules.parent / "server.log", env=env, command=command) as running:
         wait_for_workers(running, 2)
         yield running
 
@@ -98,3 +110,39 @@ def test_the_trl_adapter_plays_every_instance_on_two_workers(two_workers: Runnin
     with ThreadPoolExecutor(8) as pool:
         played = list(pool.map(_trl_rollout, [two_workers.url] * TRL_INSTANCES, range(30)))
     assert played == [True] * TRL_INSTANCES
+
+
+def _versions(url: str) -> list[tuple[str, int]]:
+    """Each answer's version and worker, one fresh connection a query (any worker takes it)."""
+    answers = []
+    for _ in range(VERSION_QUERIES):
+        with httpx.Client() as fresh:
+            body = fresh.get(f"{url}/admin/rules/version", headers=AUTH, timeout=30).json()
+        answers.append((body["version"], body["worker"]))
+    return answers
+
+
+def _reset_versions(url: str, count: int) -> set[str]:
+    async def one() -> str:
+        async with NovamartEnv(base_url=url) as env:
+            return (await env.reset(task="easy_refund", seed=1)).observation.rules_version
+
+    async def many() -> list[str]:
+        return await asyncio.gather(*(one() for _ in range(count)))
+
+    return set(asyncio.run(many()))
+
+
+def test_a_reload_reaches_every_worker(two_workers: RunningServer, rules: Path) -> None:
+    """Last in this module: the rules it loads are not the ones the episodes above played."""
+    before = _versions(two_workers.url)
+    (old,) = {version for version, _ in before}
+    assert len({worker for _, worker in before}) == 2  # both workers answered
+    move_window(rules, 30, 14)
+    reloaded = httpx.post(f"{two_workers.url}/admin/rules/reload", headers=AUTH, timeout=60)
+    assert reloaded.status_code == 200 and reloaded.json()["changed"]
+    new = reloaded.json()["version"]
+    after = _versions(two_workers.url)
+    assert {version for version, _ in after} == {new} != {old}
+    assert len({worker for _, worker in after}) == 2
+    assert _reset_versions(two_workers.url, 16) == {new}  # every episode names what it plays
