@@ -28,6 +28,7 @@ from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
+from novamart.server.drain import install_drain
 from novamart.server.guards import PayloadGuard
 from novamart.server.rules_sync import RulesSync
 from novamart.server.served import served_environment
@@ -64,7 +65,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
     if settings.rules_dir is not None:
         kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
     sync = RulesSync(kernel, settings.shared_dir, tools)  # one version across the workers
-    with sessions_reaped_when_idle():
+    with sessions_reaped_when_idle() as built:
         served = create_app(
             served_environment(sync),
             CallToolAction,
@@ -78,6 +79,8 @@ def build_app(settings: ServerSettings) -> FastAPI:
         )
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
+    (sessions,) = built
+    install_drain(served, sessions, settings.drain_seconds)  # SIGTERM drains; GET /ready
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view

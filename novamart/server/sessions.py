@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from openenv.core.env_server import http_server
 
@@ -28,6 +29,10 @@ MIN_REAP_INTERVAL_S = 1.0
 
 class IdleReapingServer(http_server.HTTPEnvServer):
     """OpenEnv's server whose idle reaper also frees sessions a WebSocket has joined."""
+
+    def environments(self) -> list[Any]:
+        """The environments of the open sessions (None while one is being built)."""
+        return [env for env in self._sessions.values() if env is not None]
 
     def idle_sessions(self, now: float) -> list[str]:
         """Sessions whose last message is older than the idle timeout."""
@@ -60,11 +65,19 @@ class IdleReapingServer(http_server.HTTPEnvServer):
 
 
 @contextmanager
-def sessions_reaped_when_idle() -> Iterator[None]:
-    """While open, OpenEnv's app factories build an ``IdleReapingServer``."""
+def sessions_reaped_when_idle() -> Iterator[list[IdleReapingServer]]:
+    """While open, OpenEnv's app factories build an ``IdleReapingServer``; the list it gives
+    holds each server built meanwhile."""
+    built: list[IdleReapingServer] = []
+
+    class Recorded(IdleReapingServer):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
     original = http_server.HTTPEnvServer
-    http_server.HTTPEnvServer = IdleReapingServer  # type: ignore[misc]
+    http_server.HTTPEnvServer = Recorded  # type: ignore[misc]
     try:
-        yield
+        yield built
     finally:
         http_server.HTTPEnvServer = original  # type: ignore[misc]

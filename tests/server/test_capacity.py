@@ -10,6 +10,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from novamart.client import NovamartEnv, NovamartServerError
@@ -102,3 +103,20 @@ def test_a_reaped_session_cannot_go_on_past_the_cap(small_server: RunningServer)
         return still_playing
 
     assert not asyncio.run(scenario())
+
+
+def test_a_full_server_is_not_ready(small_server: RunningServer) -> None:
+    async def scenario() -> tuple[int, str, int]:
+        sessions = await _open_sessions(small_server.url, CAP)
+        full = httpx.get(f"{small_server.url}/ready")
+        for env in sessions:
+            await env.close()
+        await _first_accepted(small_server.url, deadline_s=10)
+        return (
+            full.status_code,
+            full.json()["status"],
+            httpx.get(f"{small_server.url}/ready").status_code,
+        )
+
+    assert asyncio.run(scenario()) == (503, "full", 200)
+    assert httpx.get(f"{small_server.url}/health").status_code == 200  # alive all the same
