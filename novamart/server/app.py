@@ -30,6 +30,7 @@ from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
 from novamart.server.drain import install_drain
 from novamart.server.guards import PayloadGuard
+from novamart.server.metrics import Metrics, install_metrics
 from novamart.server.rules_sync import RulesSync
 from novamart.server.served import served_environment
 from novamart.server.sessions import sessions_reaped_when_idle
@@ -65,9 +66,10 @@ def build_app(settings: ServerSettings) -> FastAPI:
     if settings.rules_dir is not None:
         kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
     sync = RulesSync(kernel, settings.shared_dir, tools)  # one version across the workers
-    with sessions_reaped_when_idle() as built:
+    metrics = Metrics()
+    with sessions_reaped_when_idle(metrics) as built:
         served = create_app(
-            served_environment(sync),
+            served_environment(sync, metrics),
             CallToolAction,
             NovamartObservation,
             env_name="novamart",
@@ -80,7 +82,14 @@ def build_app(settings: ServerSettings) -> FastAPI:
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     (sessions,) = built
-    install_drain(served, sessions, settings.drain_seconds)  # SIGTERM drains; GET /ready
+    install_drain(served, sessions, settings.drain_seconds, metrics)  # SIGTERM; GET /ready
+
+    def rules_now() -> None:
+        sync.catch_up()
+        metrics.serving(kernel.version)
+
+    rules_now()
+    install_metrics(served, metrics, before_scrape=rules_now)  # GET /metrics
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view

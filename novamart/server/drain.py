@@ -29,6 +29,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from novamart.client import SERVER_DRAINING, SESSION_DRAINED
+from novamart.server.metrics import Metrics
 from novamart.server.sessions import IdleReapingServer
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ class Connection:
         message = await self._receive()
         if message["type"] == "websocket.receive":
             if self._drain.draining and _is_reset(message):
+                self._drain.metrics.sessions_refused.labels("draining").inc()
                 await self._send(
                     {
                         "type": "websocket.send",
@@ -105,12 +107,12 @@ def _is_reset(message: Message) -> bool:
 class Drain:
     """A worker's drain: its state, its open connections, and the SIGTERM that starts it."""
 
-    def __init__(self, seconds: float, server: IdleReapingServer) -> None:
+    def __init__(self, seconds: float, server: IdleReapingServer, metrics: Metrics) -> None:
         self.seconds = seconds
         self._server = server
+        self.metrics = metrics
         self.draining = False
         self.connections: set[Connection] = set()
-        self.refused = 0
 
     def open_episodes(self) -> int:
         return sum(1 for env in self._server.environments() if getattr(env, "playing", False))
@@ -118,6 +120,7 @@ class Drain:
     async def run(self, then: Callable[[], None]) -> None:
         """Drain, then ``then()`` (uvicorn's own shutdown)."""
         self.draining = True
+        self.metrics.draining.set(1)
         started = time.monotonic()
         log.warning(
             "draining: %d episode(s) under way, %.0f s to finish",
@@ -180,7 +183,7 @@ class DrainMiddleware:
             self.drain.connections.discard(connection)
 
     async def _refuse(self, receive: Receive, send: Send) -> None:
-        self.drain.refused += 1
+        self.drain.metrics.sessions_refused.labels("draining").inc()
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
         await send(
@@ -189,10 +192,12 @@ class DrainMiddleware:
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": SERVER_DRAINING})
 
 
-def install_drain(app: FastAPI, server: IdleReapingServer, seconds: float) -> Drain:
+def install_drain(
+    app: FastAPI, server: IdleReapingServer, seconds: float, metrics: Metrics
+) -> Drain:
     """The drain on SIGTERM and ``GET /ready`` (200 when this worker takes sessions; 503 when
     it is full or draining, with the reason)."""
-    drain = Drain(seconds, server)
+    drain = Drain(seconds, server, metrics)
     app.add_middleware(DrainMiddleware, drain=drain)
     app.router.add_event_handler("startup", drain.install_signal_handler)
 

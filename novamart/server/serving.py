@@ -12,10 +12,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import uvicorn
 
 from novamart.server.settings import ServerSettings
+
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 APP = "novamart.server.app:app"
 SHUTDOWN_AFTER_DRAIN_S = 5.0
@@ -63,11 +66,15 @@ def shared_state(settings: ServerSettings) -> str | None:
     """With several workers, a scratch folder for the state they share, named in the
     environment the workers inherit (unless the operator named one): the folder this call
     made, to remove at the end."""
-    if settings.workers == 1 or os.environ.get(SHARED_DIR):
+    if settings.workers == 1:
         return None
-    folder = tempfile.mkdtemp(prefix="novamart-")
+    named = os.environ.get(SHARED_DIR)
+    folder = named or tempfile.mkdtemp(prefix="novamart-")
     os.environ[SHARED_DIR] = folder
-    return folder
+    metrics = Path(folder) / "metrics"  # prometheus-client's multiprocess mode
+    metrics.mkdir(exist_ok=True)
+    os.environ.setdefault(MULTIPROCESS_DIR, str(metrics))
+    return None if named else folder
 
 
 def main() -> None:

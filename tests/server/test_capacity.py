@@ -16,6 +16,7 @@ import pytest
 from novamart.client import NovamartEnv, NovamartServerError
 from novamart.models import NovamartAction
 from novamart.server.launch import RunningServer, serve_in_subprocess
+from tests.server.metrics import scrape, total
 
 CAP = 2
 IDLE_TIMEOUT_S = 3
@@ -64,6 +65,7 @@ def test_a_session_over_the_cap_gets_the_capacity_error(
             await extra.reset(task="easy_refund")
         await extra.close()
         assert refused.value.code == "CAPACITY_REACHED" and refused.value.retryable
+        assert total(scrape(small_server.url), "novamart_sessions_refused_total") >= 1
         assert f"{CAP}" in refused.value.message
         await sessions[0].close()
         await _first_accepted(small_server.url, deadline_s=10)  # a closed session frees its slot

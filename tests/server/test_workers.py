@@ -23,6 +23,7 @@ from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer, serve_in_subprocess
 from novamart.training.trl_env import ENVIRONMENTS
 from tests.rulefiles import copy_rules, move_window
+from tests.server.metrics import scrape, total
 from tests.server.remote import observations, play
 from tests.server.servers import novamart_serve, wait_for_workers
 
@@ -89,6 +90,11 @@ def _assert_as_in_process(played: list) -> None:
 def test_a_two_worker_server_plays_as_in_process(two_workers: RunningServer) -> None:
     played, _ = _play_everywhere(two_workers.url)
     _assert_as_in_process(played)
+    # one scrape answers for both workers (prometheus-client's multiprocess mode)
+    samples = scrape(two_workers.url)
+    assert total(samples, "novamart_episodes_total") == CLIENTS * EPISODES_EACH
+    versions = [labels for name, labels in samples if name == "novamart_rules_version"]
+    assert len({dict(labels)["pid"] for labels in versions}) == 2
 
 
 def test_two_servers_behind_the_multi_url_client(
