@@ -46,6 +46,7 @@ __all__ = [
     "NovamartObservation",
     "NovamartServerError",
     "pin_url",
+    "pod_urls",
     "server_urls",
 ]
 
@@ -98,6 +99,19 @@ def pin_url(base_url: ServerUrls) -> str:
     with _turns_lock:
         turn = next(_turns.setdefault(urls, itertools.count()))
     return urls[turn % len(urls)]
+
+
+def pod_urls(
+    replicas: int,
+    statefulset: str = "novamart",
+    service: str = "novamart-pods",
+    namespace: str = "default",
+    port: int = 8000,
+) -> list[str]:
+    """The URLs of a StatefulSet's pods behind its headless Service (deploy/k8s/): pass them as
+    ``base_url`` to shard the clients of a trainer over the pods, each pinned to one."""
+    host = f"{service}.{namespace}.svc"
+    return [f"http://{statefulset}-{index}.{host}:{port}" for index in range(replicas)]
 
 
 def session_refusal(error: dict[str, Any]) -> NovamartServerError:
