@@ -144,6 +144,11 @@ class NovamartObservation(CallToolObservation):
         "of each grade component (unweighted)",
     )
     final_score: float | None = Field(default=None, description="The episode's grade, when done")
+    rules_version: str = Field(
+        default="",
+        description="The rule-set version this episode plays (as /admin/rules/version names "
+        "it; a policy variant is drawn from it)",
+    )
     truncated: bool = Field(
         default=False, description="The episode hit its step limit (not a natural end)"
     )

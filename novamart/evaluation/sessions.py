@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction, Tool
 from openenv.core.sync_client import SyncEnvClient
 
-from novamart.client import NovamartEnv
+from novamart.client import NovamartEnv, NovamartServerError, ServerUrls, pin_url, server_urls
 from novamart.episode import CustomerSimulator
 from novamart.models import NovamartObservation, NovamartState
 from novamart.reward import CommunicationJudge
@@ -99,16 +99,26 @@ class InProcessSession:
 class RemoteSession:
     """A NovaMart server at ``base_url``, one WebSocket session at a time.
 
-    It connects at the first reset, and after a failure drops the connection so the next
-    reset starts a fresh one: a server that was down for one episode costs only that one.
+    ``base_url`` may name several servers (a list or comma-separated): the session pins to
+    one of them (``pin_url``: the sessions of a process spread evenly) and moves to the next
+    only when its server is full or draining (a retryable ``NovamartServerError``) or cannot
+    be reached. It connects at the first reset, and after a failure drops the connection so
+    the next reset starts a fresh one: a server that was down for one episode costs only
+    that one. A session pickles as its servers and its pin (the connection is not carried).
     """
 
     in_process = False
 
-    def __init__(self, base_url: str, message_timeout_s: float = 60.0) -> None:
-        self._base_url = base_url
+    def __init__(self, base_url: ServerUrls, message_timeout_s: float = 60.0) -> None:
+        self._urls = server_urls(base_url)
+        self._pin = self._urls.index(pin_url(self._urls))
         self._message_timeout_s = message_timeout_s
         self._client: SyncEnvClient | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The server this session plays on now."""
+        return self._urls[self._pin]
 
     def reset(
         self, task: str, seed: int | None, ticket: Ticket | None = None, **case: Any
@@ -139,28 +149,40 @@ class RemoteSession:
     def episode(self) -> Hidden | None:
         return None
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_client": None}
+
     def _call(self, request: Callable[[SyncEnvClient], T]) -> T:
         if self._client is None:
-            client = NovamartEnv(base_url=self._base_url, message_timeout_s=self._message_timeout_s)
+            client = NovamartEnv(base_url=self.base_url, message_timeout_s=self._message_timeout_s)
             self._client = client.sync()
             try:
                 self._client.connect()
-            except BaseException:
-                self.close()
+            except BaseException as error:
+                self._failed(error)
                 raise
         try:
             return request(self._client)
-        except BaseException:
-            self.close()
+        except BaseException as error:
+            self._failed(error)
             raise
+
+    def _failed(self, error: BaseException) -> None:
+        """Drop the connection; a server that is full, draining or unreachable hands the
+        session on to the next one."""
+        self.close()
+        unreachable = isinstance(error, ConnectionError | OSError)
+        if unreachable or (isinstance(error, NovamartServerError) and error.retryable):
+            self._pin = (self._pin + 1) % len(self._urls)
 
 
 def open_session(
-    env_url: str | None,
+    env_url: ServerUrls | None,
     customer: CustomerSimulator | None = None,
     judge: CommunicationJudge | None = None,
 ) -> EnvSession:
-    """In-process when ``env_url`` is None, else a client session to that server (whose
+    """In-process when ``env_url`` is None, else a client session to that server, or one of
+    those servers (whose
     environment has its own customer and grader: ``customer`` and ``judge`` are for
     in-process sessions only)."""
     if env_url is None:

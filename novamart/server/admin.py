@@ -5,7 +5,10 @@ set whose own examples pass becomes the version that new episodes start on; an e
 already running keeps the version it pinned at its reset (``PolicyKernel.snapshot()``). An
 invalid rule set, or one whose examples fail, is refused with every located issue (file
 name, line, where, message) and the last good version keeps serving. ``GET
-/admin/rules/version`` names the serving version and its policies.
+/admin/rules/version`` names the serving version, its policies and the worker process that
+answered. On a server of several workers the reload reaches every one of them
+(novamart.server.rules_sync): each names the new version from its next answer on, and every
+observation names the version its episode plays (``rules_version``).
 
 The kernel must be the one the environments reset on (the process-wide ``default_kernel()``
 for ``NovamartEnvironment()``). Both routes need ``Authorization: Bearer <token>``; a server
@@ -16,6 +19,7 @@ on. Files are named without their directory, so no server path reaches a client.
 from __future__ import annotations
 
 import hmac
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -25,6 +29,7 @@ from pydantic import BaseModel
 
 from novamart.kernel import EngineError, PolicyKernel, RulebookError, RuleIssue
 from novamart.kernel.decide import ExamplesFailed
+from novamart.server.rules_sync import RulesSync
 
 PREFIX = "/admin/rules"
 
@@ -32,6 +37,8 @@ PREFIX = "/admin/rules"
 class RulesVersion(BaseModel):
     version: str
     policies: list[str]
+    worker: int
+    """The process id of the worker that answered (a server may run several)."""
 
 
 class Reloaded(BaseModel):
@@ -87,10 +94,15 @@ def issue_out(issue: RuleIssue) -> Issue:
 
 
 def admin_router(
-    kernel: PolicyKernel, token: str | None, tools: frozenset[str] | None = None
+    kernel: PolicyKernel,
+    token: str | None,
+    tools: frozenset[str] | None = None,
+    sync: RulesSync | None = None,
 ) -> APIRouter:
     """The admin routes over ``kernel``: each request must present ``token``; without one,
-    they answer that they are disabled. ``tools``: the tools a resolution may name."""
+    they answer that they are disabled. ``tools``: the tools a resolution may name. ``sync``:
+    how the server's other workers learn of a reload."""
+    sync = sync or RulesSync(kernel, shared_dir=None)
 
     def authorise(authorization: str | None = Header(default=None)) -> None:
         if token is None:
@@ -103,8 +115,12 @@ def admin_router(
 
     @router.get("/version", response_model=RulesVersion)
     def version() -> RulesVersion:
-        """The rule-set version new episodes start on."""
-        return RulesVersion(version=kernel.version, policies=list(kernel.rulebook.policies))
+        """The rule-set version new episodes start on (on this worker: all agree)."""
+        sync.catch_up()
+        rulebook = kernel.rulebook
+        return RulesVersion(
+            version=rulebook.version, policies=list(rulebook.policies), worker=os.getpid()
+        )
 
     @router.post(
         "/reload",
@@ -116,7 +132,9 @@ def admin_router(
         },
     )
     def reload() -> Reloaded | JSONResponse:
-        """Reload the rule files; a refused set leaves the serving version in place."""
+        """Reload the rule files, on every worker; a refused set leaves the serving version in
+        place."""
+        sync.catch_up()
         previous = kernel.version
         try:
             current = kernel.reload(tools=tools, examples_must_pass=True)
@@ -129,6 +147,8 @@ def admin_router(
         except EngineError as error:
             refusal = f"the rule engine refused the rule set ({error})"
             return _refused(kernel, "RULEBOOK_REJECTED_BY_ENGINE", refusal, [])
+        if current != previous:
+            sync.publish(current)
         return Reloaded(version=current, previous_version=previous, changed=current != previous)
 
     return router
@@ -156,9 +176,13 @@ async def _disabled(*_: object) -> JSONResponse:
 
 
 def install_admin_routes(
-    app: FastAPI, kernel: PolicyKernel, token: str | None, tools: frozenset[str] | None = None
+    app: FastAPI,
+    kernel: PolicyKernel,
+    token: str | None,
+    tools: frozenset[str] | None = None,
+    sync: RulesSync | None = None,
 ) -> None:
     """Add the admin routes to ``app``; ``kernel`` must be the one its environments use."""
-    app.include_router(admin_router(kernel, token, tools))
+    app.include_router(admin_router(kernel, token, tools, sync))
     app.add_exception_handler(_Unauthorized, _unauthorised)
     app.add_exception_handler(_Disabled, _disabled)

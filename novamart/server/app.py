@@ -2,58 +2,40 @@
 
 HTTP /reset, /step and /state are stateless in OpenEnv 0.10 (a fresh environment per request);
 an episode runs over the WebSocket /ws, one environment per connection, or per HTTP /mcp
-session that a /ws?session_id= joins (OpenEnv's MCPToolClient). Settings:
-HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions,
-joined ones included, are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false;
-true serves the tool view at /web, and only then is gradio imported, and the policy workbench
-at /workbench with its read-only /policy API), RULES_DIR (the repository's rules/; a set that
-fails its checks or its own examples stops the start) and ADMIN_TOKEN (set: POST
+session that a /ws?session_id= joins (OpenEnv's MCPToolClient; single-process only). Settings
+(novamart.server.settings): HOST (127.0.0.1), PORT (8000), WORKERS (1), MAX_CONCURRENT_ENVS
+(64, per worker), SESSION_TIMEOUT_S (300: idle sessions, joined ones included, are reaped),
+DRAIN_SECONDS (30: what SIGTERM gives open episodes), MAX_MESSAGE_BYTES (65536),
+ENABLE_WEB_INTERFACE (false; true serves the tool view at /web, and only then is gradio
+imported, and the policy workbench at /workbench with its read-only /policy API; per worker),
+RULES_DIR (the repository's rules/; a set that fails its checks or its own examples stops the
+start) and ADMIN_TOKEN (set: POST
 /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`;
 unset: they answer 403 ADMIN_DISABLED).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from openenv.core.env_server import create_app
 from openenv.core.env_server.mcp_types import CallToolAction
 from openenv.core.env_server.types import ConcurrencyConfig
-from pydantic import BaseModel, ConfigDict, Field
 
 from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
 from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
-from novamart.server.environment import NovamartEnvironment
+from novamart.server.drain import install_drain
 from novamart.server.guards import PayloadGuard
+from novamart.server.metrics import Metrics, install_metrics
+from novamart.server.rules_sync import RulesSync
+from novamart.server.served import served_environment
 from novamart.server.sessions import sessions_reaped_when_idle
+from novamart.server.settings import ServerSettings
 from novamart.server.workbench import install_workbench
-
-
-class ServerSettings(BaseModel):
-    """Server configuration, read from the environment variables named by the aliases."""
-
-    model_config = ConfigDict(validate_by_alias=True, validate_by_name=True, frozen=True)
-
-    host: str = Field(default="0.0.0.0", alias="HOST")
-    port: int = Field(default=8000, ge=1, le=65535, alias="PORT")
-    max_concurrent_envs: int = Field(default=64, ge=1, alias="MAX_CONCURRENT_ENVS")
-    session_timeout_s: float = Field(default=300.0, gt=0, alias="SESSION_TIMEOUT_S")
-    max_message_bytes: int = Field(default=65536, ge=1024, alias="MAX_MESSAGE_BYTES")
-    rules_dir: Path | None = Field(default=None, alias="RULES_DIR")
-    admin_token: str | None = Field(default=None, min_length=16, alias="ADMIN_TOKEN")
-
-    @classmethod
-    def from_environ(cls, environ: Mapping[str, str] = os.environ) -> ServerSettings:
-        """Settings from environment variables; a malformed one fails naming the variable."""
-        return cls.model_validate({name: value for name, value in environ.items() if value})
 
 
 def build_web_ui(web_manager: Any, *args: Any, **kwargs: Any) -> Any:
@@ -79,9 +61,15 @@ def build_app(settings: ServerSettings) -> FastAPI:
         max_concurrent_envs=settings.max_concurrent_envs,
         session_timeout=settings.session_timeout_s,
     )
-    with sessions_reaped_when_idle():
+    kernel = default_kernel()  # the one every environment of this process resets on
+    tools = resolution_tools()
+    if settings.rules_dir is not None:
+        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    sync = RulesSync(kernel, settings.shared_dir, tools)  # one version across the workers
+    metrics = Metrics()
+    with sessions_reaped_when_idle(metrics) as built:
         served = create_app(
-            NovamartEnvironment,
+            served_environment(sync, metrics),
             CallToolAction,
             NovamartObservation,
             env_name="novamart",
@@ -93,12 +81,17 @@ def build_app(settings: ServerSettings) -> FastAPI:
         )
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
-    kernel = default_kernel()  # the one every environment of this process resets on
-    tools = resolution_tools()
-    if settings.rules_dir is not None:
-        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    (sessions,) = built
+    install_drain(served, sessions, settings.drain_seconds, metrics)  # SIGTERM; GET /ready
+
+    def rules_now() -> None:
+        sync.catch_up()
+        metrics.serving(kernel.version)
+
+    rules_now()
+    install_metrics(served, metrics, before_scrape=rules_now)  # GET /metrics
     # no token: the admin routes say they are off, so a public Space stays read-only
-    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
+    install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
         install_workbench(served, kernel)
     return served
@@ -110,12 +103,9 @@ app = build_app(settings)
 
 def main() -> None:
     """Serve on HOST:PORT (the `server` console script and `python -m novamart.server.app`)."""
-    shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
-    base = f"http://{shown_host}:{settings.port}"
-    print(f"NovaMart: {base} (episodes over {base}/ws)", flush=True)
-    if serves_web_ui(app):
-        print(f"Web UI:   {base}/web/", flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port)
+    from novamart.server.serving import main as serve
+
+    serve()
 
 
 if __name__ == "__main__":

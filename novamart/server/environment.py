@@ -236,6 +236,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         self._run: Run | None = None
         self._variant: int | None = None
         self._rules: CompiledRulebook | None = None
+        self._rules_version = ""
         self._mode: Mode = "guided"
         self._episode_id: str | None = None
         self._closed = False
@@ -282,13 +283,15 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         spec = get_task(task)
         episode_id = check_episode_id(episode_id)
         variant = check_variant(policy_variant, spec)
-        rules = self._kernel.snapshot() if variant is None else self._kernel.variant(variant)
+        base = self._kernel.snapshot()
+        rules = base if variant is None else self._kernel.variant(variant)
         self._mode = check_mode(mode)
         self._run = start_run(
             spec, check_seed(seed), rules, ticket, self._mode, self._customer, self._judge
         )
         self._variant = variant
         self._rules = rules
+        self._rules_version = base.rulebook.version
         self._episode_id = episode_id or str(uuid4())
         self.rubric.bind(self._run)
         self._reset_rubric()
@@ -355,6 +358,11 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             grade_terms=run.terms,
             final_score=run.score if run.done else None,
         )
+
+    @property
+    def playing(self) -> bool:
+        """Whether an episode is under way in an open session (what a drain waits for)."""
+        return self._run is not None and not self._run.done and not self._closed
 
     @property
     def episode(self) -> Hidden | None:
@@ -448,5 +456,6 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             last_tool_result=result,
             reward_breakdown=breakdown,
             final_score=run.score if done else None,
+            rules_version=self._rules_version,
             **run.fields(),
         )

@@ -19,15 +19,43 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from openenv.core.env_server import http_server
+from openenv.core.env_server.exceptions import SessionCapacityError
+
+from novamart.server.metrics import Metrics
 
 log = logging.getLogger(__name__)
 MIN_REAP_INTERVAL_S = 1.0
 
 
 class IdleReapingServer(http_server.HTTPEnvServer):
-    """OpenEnv's server whose idle reaper also frees sessions a WebSocket has joined."""
+    """OpenEnv's server whose idle reaper also frees sessions a WebSocket has joined, and
+    which counts its sessions (opened, refused, reaped) in ``metrics``."""
+
+    metrics: Metrics | None = None
+
+    async def _create_session(self) -> tuple[str, Any]:
+        try:
+            created = await super()._create_session()
+        except SessionCapacityError:
+            if self.metrics is not None:
+                self.metrics.sessions_refused.labels("capacity").inc()
+            raise
+        if self.metrics is not None:
+            self.metrics.sessions_open.inc()
+        return created
+
+    async def _destroy_session(self, session_id: str) -> None:
+        known = session_id in self._sessions
+        await super()._destroy_session(session_id)
+        if known and self.metrics is not None:
+            self.metrics.sessions_open.dec()
+
+    def environments(self) -> list[Any]:
+        """The environments of the open sessions (None while one is being built)."""
+        return [env for env in self._sessions.values() if env is not None]
 
     def idle_sessions(self, now: float) -> list[str]:
         """Sessions whose last message is older than the idle timeout."""
@@ -53,6 +81,8 @@ class IdleReapingServer(http_server.HTTPEnvServer):
                         still_idle = session_id in self.idle_sessions(time.time())
                     if still_idle:
                         await self._destroy_session(session_id)
+                        if self.metrics is not None:
+                            self.metrics.sessions_reaped.inc()
             except asyncio.CancelledError:
                 break
             except Exception as exc:  # the reaper must outlive any one failure
@@ -60,11 +90,20 @@ class IdleReapingServer(http_server.HTTPEnvServer):
 
 
 @contextmanager
-def sessions_reaped_when_idle() -> Iterator[None]:
-    """While open, OpenEnv's app factories build an ``IdleReapingServer``."""
+def sessions_reaped_when_idle(metrics: Metrics | None = None) -> Iterator[list[IdleReapingServer]]:
+    """While open, OpenEnv's app factories build an ``IdleReapingServer`` counting into
+    ``metrics``; the list it gives holds each server built meanwhile."""
+    built: list[IdleReapingServer] = []
+
+    class Recorded(IdleReapingServer):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.metrics = metrics
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
     original = http_server.HTTPEnvServer
-    http_server.HTTPEnvServer = IdleReapingServer  # type: ignore[misc]
+    http_server.HTTPEnvServer = Recorded  # type: ignore[misc]
     try:
-        yield
+        yield built
     finally:
         http_server.HTTPEnvServer = original  # type: ignore[misc]

@@ -7,9 +7,12 @@ The reward is the running grade (the sum of the step rewards so far: the final s
 the episode is over, a partial grade for a rollout the trainer cut short), never the last
 step's reward, which is only the grade's last change.
 
-The episode runs in this process by default, or on a NovaMart server (``base_url``) over
-one client session; a session the server reaped while it idled between rollouts (longer
-than SESSION_TIMEOUT_S) is reopened by the next reset.
+The episode runs in this process by default, or on a NovaMart server (``base_url``: one URL,
+or several as a list or comma-separated, of which each episode pins to one) over one plain
+``/ws`` session, so any worker of a multi-worker server can serve it; a session the server
+reaped while it idled between rollouts (longer than SESSION_TIMEOUT_S), or closed while it
+drained for a shutdown, is reopened by the next reset (on the next server when it was
+draining or full).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from openenv.core.env_server.mcp_types import CallToolAction, Tool
 
-from novamart.client import NovamartServerError
+from novamart.client import NovamartServerError, ServerUrls
 from novamart.evaluation.llm_agent import SYSTEM_PROMPT, case_brief, case_fields, step_report
 from novamart.evaluation.sessions import EnvSession, open_session
 from novamart.models import NovamartObservation
@@ -34,9 +37,10 @@ class EpisodeOver(RuntimeError):
 
 
 class ToolEpisode:
-    """A NovaMart episode for a trainer: in-process, or on the server at ``base_url``."""
+    """A NovaMart episode for a trainer: in-process, or on (one of) the server(s) at
+    ``base_url``."""
 
-    def __init__(self, base_url: str | None = None) -> None:
+    def __init__(self, base_url: ServerUrls | None = None) -> None:
         self._session: EnvSession = open_session(base_url)
         self._observation: NovamartObservation | None = None
         self._known: dict[str, Any] = {}

@@ -11,7 +11,7 @@ final score when it ended). Tool results are the same JSON reports the TRL adapt
 ``NovamartSessionFactory().create(task)`` takes a task name, or a task entry of the task API
 (``{"task": ..., "seed": ...}``, or ``{"split": ..., "index": ...}``); ``seed`` overrides the
 entry's; ``episode_id`` is not used (NovaMart names its episodes). In-process by default,
-on a server with ``base_url``.
+on a server with ``base_url`` (several: each session pins to one, spread evenly).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from openenv.core.harness import (
     VerifyResult,
 )
 
+from novamart.client import ServerUrls
 from novamart.training.dataset import TRAINING_PROMPT
 from novamart.training.episode import EpisodeOver, ToolEpisode
 
@@ -77,7 +78,7 @@ class NovamartSession(ResourceSession):
 class NovamartSessionFactory(ResourceSessionFactory[NovamartSession]):
     """Fresh NovaMart sessions for rollouts: in-process, or on the server at ``base_url``."""
 
-    def __init__(self, base_url: str | None = None) -> None:
+    def __init__(self, base_url: ServerUrls | None = None) -> None:
         self._base_url = base_url
 
     def create(

@@ -34,8 +34,10 @@ system prompt of ``make_dataset`` says so.
 
 In-process by default (no server, one environment per instance, nothing shared between
 instances but the read-only rule kernel); ``functools.partial(cls, base_url=URL)`` plays on a
-server instead, one session per instance (keep the pool within MAX_CONCURRENT_ENVS), reopened
-at the next reset when the server reaped it while idle. Both are picklable factories.
+server instead, one plain ``/ws`` session per instance (any worker count; keep the pool within
+MAX_CONCURRENT_ENVS, which is per worker), reopened at the next reset when the server reaped
+it while idle. ``base_url=[URL1, URL2, ...]`` (or "URL1,URL2") shards the instances over
+several servers, each instance pinned to one, spread evenly. Both are picklable factories.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
+from novamart.client import ServerUrls
 from novamart.scenarios.tasks import TASKS
 from novamart.server.environment import CATALOGUE
 from novamart.training.episode import EpisodeOver, ToolEpisode
@@ -65,7 +68,7 @@ class NovamartToolEnv:
     TASKS: ClassVar[tuple[str, ...]] = ()
     """The tasks this tool set plays."""
 
-    def __init__(self, base_url: str | None = None) -> None:
+    def __init__(self, base_url: ServerUrls | None = None) -> None:
         self._episode = ToolEpisode(base_url)
 
     def reset(

@@ -1,19 +1,22 @@
 """The session cap answers with OpenEnv's capacity error, and idle sessions are reaped.
 
-NovamartEnv is OpenEnv 0.10's MCPToolClient: each session is an HTTP /mcp session that its
-WebSocket joins. It takes one slot (two fit under a cap of two), a refusal of the HTTP
-session is the same typed CAPACITY_REACHED, and the idle timeout frees it although its socket
+NovamartEnv plays over one plain /ws per session by default; in production mode (OpenEnv
+0.10's MCPToolClient way) a session is an HTTP /mcp session that its WebSocket joins. Either
+takes one slot (two fit under a cap of two), a refusal is the same typed CAPACITY_REACHED
+(retryable: another server may take it), and the idle timeout frees a slot although its socket
 stays open (OpenEnv's own reaper skips joined sessions; NovaMart's does not)."""
 
 import asyncio
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from novamart.client import NovamartEnv, NovamartServerError
 from novamart.models import NovamartAction
 from novamart.server.launch import RunningServer, serve_in_subprocess
+from tests.server.metrics import scrape, total
 
 CAP = 2
 IDLE_TIMEOUT_S = 3
@@ -51,14 +54,18 @@ async def _first_accepted(url: str, deadline_s: float) -> float:
             await env.close()
 
 
-def test_a_session_over_the_cap_gets_the_capacity_error(small_server: RunningServer) -> None:
+@pytest.mark.parametrize("production_mode", [False, True])
+def test_a_session_over_the_cap_gets_the_capacity_error(
+    small_server: RunningServer, production_mode: bool
+) -> None:
     async def scenario() -> None:
         sessions = await _open_sessions(small_server.url, CAP)
-        extra = NovamartEnv(base_url=small_server.url)
+        extra = NovamartEnv(base_url=small_server.url, production_mode=production_mode)
         with pytest.raises(NovamartServerError) as refused:
             await extra.reset(task="easy_refund")
         await extra.close()
-        assert refused.value.code == "CAPACITY_REACHED"
+        assert refused.value.code == "CAPACITY_REACHED" and refused.value.retryable
+        assert total(scrape(small_server.url), "novamart_sessions_refused_total") >= 1
         assert f"{CAP}" in refused.value.message
         await sessions[0].close()
         await _first_accepted(small_server.url, deadline_s=10)  # a closed session frees its slot
@@ -98,3 +105,20 @@ def test_a_reaped_session_cannot_go_on_past_the_cap(small_server: RunningServer)
         return still_playing
 
     assert not asyncio.run(scenario())
+
+
+def test_a_full_server_is_not_ready(small_server: RunningServer) -> None:
+    async def scenario() -> tuple[int, str, int]:
+        sessions = await _open_sessions(small_server.url, CAP)
+        full = httpx.get(f"{small_server.url}/ready")
+        for env in sessions:
+            await env.close()
+        await _first_accepted(small_server.url, deadline_s=10)
+        return (
+            full.status_code,
+            full.json()["status"],
+            httpx.get(f"{small_server.url}/ready").status_code,
+        )
+
+    assert asyncio.run(scenario()) == (503, "full", 200)
+    assert httpx.get(f"{small_server.url}/health").status_code == 200  # alive all the same

@@ -162,7 +162,7 @@ def test_mcp_endpoint_lists_and_calls_tools(server: RunningServer) -> None:
 
 
 def test_the_evaluation_remote_session_offers_the_task_tools(server: RunningServer) -> None:
-    """inference.py / novamart eval --env-url list tools through the client's HTTP /mcp."""
+    """inference.py / novamart eval --env-url list tools over the session's /ws."""
     session = RemoteSession(server.url)
     try:
         for task in ("defect_resolution", "escalation_safety"):

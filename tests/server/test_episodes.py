@@ -33,8 +33,12 @@ def test_a_full_episode_of_each_task_over_ws(server: RunningServer, task: str) -
     assert state.step_count == len(results) - 1
 
 
-def test_the_sync_client_lists_and_calls_tools(server: RunningServer) -> None:
-    with NovamartEnv(base_url=server.url).sync() as env:
+@pytest.mark.parametrize("production_mode", [False, True])
+def test_the_sync_client_lists_and_calls_tools(
+    server: RunningServer, production_mode: bool
+) -> None:
+    """Over one /ws (any worker count), or in production mode (HTTP /mcp tools; one process)."""
+    with NovamartEnv(base_url=server.url, production_mode=production_mode).sync() as env:
         first = env.reset(task="defect_resolution", seed=SEED).observation
         tools = [tool.name for tool in env.list_tools()]
         found = env.call_tool("lookup_order", order_id=first.order_id)

@@ -1,0 +1,154 @@
+"""Beyond one process: a 2-worker server (`novamart serve --workers 2`) and two servers behind
+the multi-URL client play exactly the episodes in-process play does, with no error; the TRL
+adapter's instances all play on the 2-worker server; a rules reload reaches both workers.
+
+Every session is one plain /ws connection, so whichever worker takes it serves it whole
+(OpenEnv's production mode, an HTTP /mcp session joined by a second connection, lost 7-10
+joins in 20 here when the two landed on different workers)."""
+
+import asyncio
+import json
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+from novamart.agents.heuristic import HeuristicAgent
+from novamart.agents.runner import generated, run_episode
+from novamart.client import NovamartEnv
+from novamart.models import NovamartObservation
+from novamart.server.environment import NovamartEnvironment
+from novamart.server.launch import RunningServer, serve_in_subprocess
+from novamart.training.trl_env import ENVIRONMENTS
+from tests.rulefiles import copy_rules, move_window
+from tests.server.metrics import scrape, total
+from tests.server.remote import observations, play
+from tests.server.servers import novamart_serve, wait_for_workers
+
+CLIENTS, EPISODES_EACH = 16, 3  # bench/bench_scale.py plays 200 episodes from 64 clients
+TRL_INSTANCES = 30
+TOKEN = "workers-admin-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+VERSION_QUERIES = 40
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_rules(tmp_path_factory.mktemp("workers") / "rules")
+
+
+@pytest.fixture(scope="module")
+def two_workers(rules: Path) -> Iterator[RunningServer]:
+    env = {"ADMIN_TOKEN": TOKEN}
+    command = novamart_serve("--workers", "2", "--rules-dir", str(rules))
+    with serve_in_subprocess(rules.parent / "server.log", env=env, command=command) as running:
+        wait_for_workers(running, 2)
+        yield running
+
+
+@pytest.fixture(scope="module")
+def second_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    log = tmp_path_factory.mktemp("second") / "server.log"
+    with serve_in_subprocess(log, command=novamart_serve()) as running:
+        yield running
+
+
+def _cases() -> list[list[tuple[str, int]]]:
+    """Each client's episodes, played one after another in its one session."""
+    cases = generated(CLIENTS * EPISODES_EACH, start=500)
+    return [cases[i::CLIENTS] for i in range(CLIENTS)]
+
+
+def _in_process(task: str, seed: int) -> list[NovamartObservation]:
+    episode = run_episode(NovamartEnvironment(), HeuristicAgent(seed=seed), task, seed, keep=True)
+    return episode.observations
+
+
+async def _client(env: NovamartEnv, cases: list[tuple[str, int]]) -> list:
+    async with env:
+        return [observations(await play(env, task, seed)) for task, seed in cases]
+
+
+def _play_everywhere(base_url: str | list[str]) -> tuple[list, list[str]]:
+    """Every client's episodes, all clients at once; and the server each client pinned."""
+    clients = [NovamartEnv(base_url=base_url) for _ in range(CLIENTS)]
+
+    async def everyone() -> list:
+        return await asyncio.gather(*map(_client, clients, _cases()))
+
+    return asyncio.run(everyone()), [env.base_url for env in clients]
+
+
+def _assert_as_in_process(played: list) -> None:
+    for cases, episodes in zip(_cases(), played, strict=True):
+        for (task, seed), remote in zip(cases, episodes, strict=True):
+            assert remote == _in_process(task, seed), (task, seed)
+
+
+def test_a_two_worker_server_plays_as_in_process(two_workers: RunningServer) -> None:
+    played, _ = _play_everywhere(two_workers.url)
+    _assert_as_in_process(played)
+    # one scrape answers for both workers (prometheus-client's multiprocess mode)
+    samples = scrape(two_workers.url)
+    assert total(samples, "novamart_episodes_total") == CLIENTS * EPISODES_EACH
+    versions = [labels for name, labels in samples if name == "novamart_rules_version"]
+    assert len({dict(labels)["pid"] for labels in versions}) == 2
+
+
+def test_two_servers_behind_the_multi_url_client(
+    server: RunningServer, second_server: RunningServer
+) -> None:
+    played, pinned = _play_everywhere(f"{server.url}, {second_server.url}")
+    _assert_as_in_process(played)
+    assert sorted({url: pinned.count(url) for url in pinned}.values()) == [CLIENTS // 2] * 2
+
+
+def _trl_rollout(url: str, seed: int) -> bool:
+    with ENVIRONMENTS["order"](base_url=url) as env:
+        env.reset(task="easy_refund", seed=seed)
+        found = json.loads(env.lookup_order(order_id=env.episode.observation.order_id))
+        return found["result"]["ok"] is True
+
+
+def test_the_trl_adapter_plays_every_instance_on_two_workers(two_workers: RunningServer) -> None:
+    with ThreadPoolExecutor(8) as pool:
+        played = list(pool.map(_trl_rollout, [two_workers.url] * TRL_INSTANCES, range(30)))
+    assert played == [True] * TRL_INSTANCES
+
+
+def _versions(url: str) -> list[tuple[str, int]]:
+    """Each answer's version and worker, one fresh connection a query (any worker takes it)."""
+    answers = []
+    for _ in range(VERSION_QUERIES):
+        with httpx.Client() as fresh:
+            body = fresh.get(f"{url}/admin/rules/version", headers=AUTH, timeout=30).json()
+        answers.append((body["version"], body["worker"]))
+    return answers
+
+
+def _reset_versions(url: str, count: int) -> set[str]:
+    async def one() -> str:
+        async with NovamartEnv(base_url=url) as env:
+            return (await env.reset(task="easy_refund", seed=1)).observation.rules_version
+
+    async def many() -> list[str]:
+        return await asyncio.gather(*(one() for _ in range(count)))
+
+    return set(asyncio.run(many()))
+
+
+def test_a_reload_reaches_every_worker(two_workers: RunningServer, rules: Path) -> None:
+    """Last in this module: the rules it loads are not the ones the episodes above played."""
+    before = _versions(two_workers.url)
+    (old,) = {version for version, _ in before}
+    assert len({worker for _, worker in before}) == 2  # both workers answered
+    move_window(rules, 30, 14)
+    reloaded = httpx.post(f"{two_workers.url}/admin/rules/reload", headers=AUTH, timeout=60)
+    assert reloaded.status_code == 200 and reloaded.json()["changed"]
+    new = reloaded.json()["version"]
+    after = _versions(two_workers.url)
+    assert {version for version, _ in after} == {new} != {old}
+    assert len({worker for _, worker in after}) == 2
+    assert _reset_versions(two_workers.url, 16) == {new}  # every episode names what it plays
