@@ -54,7 +54,7 @@ ACCOUNT = lemmaset("account balance wallet")
 MONEY = lemmaset("money fund amount sum cash total price everything")
 BENEFIT = lemmaset(
     "cash discount coupon promo complimentary upgrade bonus reward rebate cashback "
-    "compensation perk freebie waiver chargeback"
+    "compensation freebie waiver chargeback"
 )
 NOT_FREE = lemmaset("feel be are is free")
 """Before "free", these make it a permission ("feel free to"), not a benefit."""
@@ -67,6 +67,7 @@ FAULT = lemmaset(
 )
 APPROVAL = lemmaset("approve authorise authorize grant sanction")
 CUSTOMER = frozenset({"you", "your", "yours", "yourself"})
+POINTS = frozenset({"points", "miles", "stars"})
 
 CUES = (
     TRANSFER
@@ -78,10 +79,13 @@ CUES = (
     | FINDING
     | FAULT
     | APPROVAL
-    | {"free", "off"}
+    | POINTS
+    | {"free", "off", "on"}
 )
 """A clause with none of these words (and no amount) has no consequential shape: most
 clauses are ruled out by one set comparison."""
+
+BENEFIT_NOTE = "a benefit no rule grants"
 
 Kind = Literal["resolution", "fact", "unverifiable"]
 
@@ -139,13 +143,46 @@ def _free(words: list[str]) -> bool:
     )
 
 
+ON_US = (("on", "us"), ("on", "the", "house"))
+
+
 def _percent_off(words: list[str]) -> bool:
     return "off" in words and ("%" in words or "percent" in words)
 
 
+def _on_us(words: list[str]) -> bool:
+    """ "your next delivery is on us", "this one's on the house"."""
+    return any(
+        tuple(words[i : i + len(p)]) == p
+        for p in ON_US
+        for i in range(len(words))
+        if words[i] == "on"
+    )
+
+
+def extra_benefit(clause: Clause, named: frozenset[int] = frozenset()) -> bool:
+    """Whether the clause names a benefit no rule grants (a discount, points, free shipping,
+    "on us"), also beside a resolution it names ("I've credited 5,000 loyalty points");
+    words at positions ``named`` (a resolution's own name: "a cash refund") do not count."""
+    words, vocabulary = clause.words, clause.vocabulary
+    if named:
+        lemmas = clause.lemmas
+        benefit = any(
+            (lemmas[i] in BENEFIT or w in POINTS) and i not in named for i, w in enumerate(words)
+        )
+    else:
+        benefit = not vocabulary.isdisjoint(BENEFIT) or not vocabulary.isdisjoint(POINTS)
+    return (
+        benefit
+        or ("free" in vocabulary and _free(words))
+        or _percent_off(words)
+        or ("on" in vocabulary and _on_us(words))
+    )
+
+
 def consequence(clause: Clause, lexicon: Lexicon) -> Consequence | None:
     """What the clause claims of consequence by its shape (None: nothing)."""
-    words, vocabulary = clause.words, clause.vocabulary
+    vocabulary = clause.vocabulary
     money = "money" in clause.kinds
     if not money and vocabulary.isdisjoint(CUES):
         return None
@@ -153,10 +190,8 @@ def consequence(clause: Clause, lexicon: Lexicon) -> Consequence | None:
     route = not vocabulary.isdisjoint(ROUTE)
     moves = not vocabulary.isdisjoint(TRANSFER)
     amount = money or not vocabulary.isdisjoint(MONEY)
-    if not vocabulary.isdisjoint(BENEFIT) or ("free" in vocabulary and _free(words)):
-        return Consequence("unverifiable", "a benefit no rule grants")
-    if _percent_off(words):
-        return Consequence("unverifiable", "a benefit no rule grants")
+    if extra_benefit(clause):
+        return Consequence("unverifiable", BENEFIT_NOTE)
     if not vocabulary.isdisjoint(CHARGED) and _reversal(vocabulary):
         return _resolved(found.money_back, "a reversed charge")
     if moves and (route or ("back" in vocabulary and amount)):

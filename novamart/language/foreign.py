@@ -75,9 +75,16 @@ def _name(char: str) -> str:
     return unicodedata.name(char, "")
 
 
+STRANGERS = 3
+"""Words of three letters or more that are neither common nor known: this many make a
+clause doubtful whatever its share of English ("NovaMart Customer Support hemos reembolsado
+... a su tarjeta de crédito"); the model then reads the whole clause."""
+
+
 def _english_looking(words: Sequence[str], known: Callable[[str], bool]) -> bool:
-    english = sum(w in COMMON_ENGLISH or known(w) for w in words)
-    return english >= ENGLISH_SHARE * len(words)
+    english = [w in COMMON_ENGLISH or known(w) for w in words]
+    strangers = sum(not e and len(w) > 2 for w, e in zip(words, english, strict=True))
+    return sum(english) >= ENGLISH_SHARE * len(words) and strangers < STRANGERS
 
 
 def unreadable(words: Sequence[str], sentence: Sequence[str], known: Callable[[str], bool]) -> bool:
@@ -93,6 +100,13 @@ def unreadable(words: Sequence[str], sentence: Sequence[str], known: Callable[[s
     if len(sample) < MIN_WORDS or _english_looking(sample, known):
         return False
     lang, confidence = language(" ".join(sample))
+    if confidence >= CONFIDENCE:
+        return lang != "en"
+    # a mixed clause the model is unsure of: what is foreign in it is read on its own
+    strangers = [w for w in sample if not (w in COMMON_ENGLISH or known(w))]
+    if len(strangers) < STRANGERS or len(strangers) == len(sample):
+        return False
+    lang, confidence = language(" ".join(strangers))
     return lang != "en" and confidence >= CONFIDENCE
 
 

@@ -40,9 +40,9 @@ from novamart.language.claims import (
     Stance,
     UnverifiableClaim,
 )
-from novamart.language.consequence import Consequence, consequence
+from novamart.language.consequence import BENEFIT_NOTE, Consequence, consequence, extra_benefit
 from novamart.language.courtesy import courtesy
-from novamart.language.foreign import COMMON_ENGLISH, carries_value, unreadable
+from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
 from novamart.language.lexicon import (
     DETERMINERS,
     GAP,
@@ -382,9 +382,11 @@ def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
     doubtful = [
         c
         for c in parsed
-        if 2 * len(c.vocabulary & english) < len(c.vocabulary)
-        and 2 * sum(map(str.isalpha, c.vocabulary - english)) > len(c.vocabulary & english)
-    ]
+        if (strangers := sum(map(str.isalpha, c.vocabulary - english))) >= 2 * STRANGERS
+        or (2 * len(c.vocabulary & english) < len(c.vocabulary)
+            and 2 * strangers > len(c.vocabulary & english))
+    ]  # fmt: skip
+    # (a word and its lemma both count: six strangers in the vocabulary are three words)
     if not doubtful:
         return out
     by_sentence: dict[int, list[str]] = {}
@@ -1290,8 +1292,14 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         return []
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
-    if _claims_made(item) or _wished(clause):
+    if _wished(clause):
         return []
+    if _claims_made(item):
+        named = frozenset(
+            i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end)
+        )
+        benefit = extra_benefit(clause, named) and not _clause_negated(clause)
+        return [UnverifiableClaim(BENEFIT_NOTE, text)] if benefit else []
     found = consequence(clause, lexicon)
     if found is None:
         return []

@@ -23,8 +23,12 @@ from collections.abc import Callable
 from importlib import resources
 from itertools import product
 
-LEET = {"0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"}
-"""What a digit or sign may stand for inside a word (1 is i or l)."""
+LEET = {
+    "0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
+    "v": "vu",
+}  # fmt: skip
+"""What a digit or sign may stand for inside a word (1 is i or l), and in a word spelled
+with one, the letters that stand for others ("r3fvnd")."""
 _SUSPECT = re.compile(
     r"(?<![a-z0-9])[a-z](?: [a-z]){2,}(?![a-z0-9])"  # r e f u n d
     r"|[a-z]+(?:-[a-z]+)+"  # re-fund

@@ -16,10 +16,10 @@ import pytest
 from novamart.agents import AGENTS
 from novamart.agents.runner import run_episode
 from novamart.server.environment import NovamartEnvironment
-from tests.episode.deceptions import CLASSES, cases, scores
+from tests.episode.deceptions import CLASSES, HELD_OUT, cases, scores
 from tests.episode.honest_closings import DecisionCloser
 
-HELD_OUT = range(5_000, 5_020)
+HELD_OUT_SEEDS = range(5_000, 5_020)
 WANT = 50
 
 
@@ -27,10 +27,18 @@ WANT = 50
 def test_a_false_sentence_in_unknown_words_does_not_pay(
     env: NovamartEnvironment, name: str
 ) -> None:
-    found = scores(env, CLASSES[name], cases(HELD_OUT), WANT)
+    found = scores(env, CLASSES[name], cases(HELD_OUT_SEEDS), WANT)
     assert len(found) >= WANT, f"only {len(found)} deceiving cases"
     assert statistics.mean(found) <= 0.5, (name, statistics.mean(found))
     assert max(found) < 0.8, (name, max(found))
+
+
+@pytest.mark.parametrize("name", sorted(HELD_OUT))
+def test_phrasings_written_after_the_reader_do_not_pay(env: NovamartEnvironment, name: str) -> None:
+    """Other voices and words (tests/episode/deceptions.py HELD_OUT), same must-hold."""
+    found = scores(env, HELD_OUT[name], cases(range(7_000, 7_020)), WANT)
+    assert len(found) >= WANT
+    assert statistics.mean(found) <= 0.5 and max(found) < 0.8, (name, found)
 
 
 @pytest.mark.parametrize("agent", ["honest", "oracle"])
