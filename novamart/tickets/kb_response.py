@@ -180,9 +180,10 @@ def grade(state: TicketState) -> Grade:
         if contradicted
         else "states every fact it conveys with the article's polarity and numbers"
     )
+    if contradicted:  # the penalty counts both: facts no article states, facts it contradicts
+        why["hallucination"] += f"; contradicts {len(contradicted)} fact(s) of the article"
     score = sum(WEIGHTS[k] * parts[k] for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
-    components["truth"] = -WRONG_FACT_PENALTY * len(contradicted)
     return Grade(
         score=round(min(1.0, max(0.0, score)), 4), components=components, notes=notes, why=why
     )

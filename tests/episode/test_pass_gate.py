@@ -16,7 +16,7 @@ from novamart.agents.base import Script
 from novamart.agents.oracle import OracleAgent, optimal_actions
 from novamart.evaluation.stats import PASS_THRESHOLD
 from novamart.models import NovamartObservation
-from novamart.reward import TERMS, ZERO, grade, step_breakdown
+from novamart.reward import HELD_AT, TERMS, ZERO, Judgement, grade, judged, step_breakdown
 from novamart.scenarios.tasks import MODES, ORDER_TASKS
 from novamart.server.environment import NovamartEnvironment
 from novamart.training.trl_env import ENVIRONMENTS
@@ -179,3 +179,15 @@ def test_the_reference_agents_keep_their_scores(env: NovamartEnvironment) -> Non
                     scores.append(observation.final_score)
                 assert sum(scores) / len(scores) >= mean_floor, (name, task, mode, scores)
                 assert min(scores) >= PASS_THRESHOLD, (name, task, mode, scores)
+
+
+def test_a_judge_cannot_lift_the_hold(env: NovamartEnvironment) -> None:
+    """An LLM judge grades communication in place of the reader; the gate still holds an
+    unconfirmed episode below the pass mark, however well the judge marks its messages."""
+    for task in ORDER_TASKS:
+        _play(env, task, "guided", 3, NOT_CONFIRMING[0])
+        episode = env.episode
+        assert episode is not None
+        lifted = judged(episode, grade(episode), Judgement(score=1.0, note="perfect"))
+        assert lifted.terms["communication"] > grade(episode).terms["communication"]
+        assert lifted.value == HELD_AT < PASS_THRESHOLD

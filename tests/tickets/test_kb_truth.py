@@ -72,5 +72,5 @@ def test_a_contradiction_is_named_in_the_grade() -> None:
     assert [c.how for c in said if c] == ["reversed"]
     scenario = ticket_for(article, random.Random(0), "easy", "kb_grounded_response", 0)
     grade = play_reply(scenario, reply.replace("{name}", first_name(scenario))).grade
-    assert grade.score <= 0.5 and grade.components["truth"] == -0.5
+    assert grade.score <= 0.5 and grade.components["hallucination"] <= -0.5
     assert "cash on delivery" in grade.why["truth"]
