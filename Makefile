@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench soak install train-smoke
+.PHONY: run test test-container lint format bench soak install train-smoke
 
 $(STAMP): pyproject.toml uv.lock scripts/install.sh
 	VENV=$(VENV) sh scripts/install.sh
@@ -16,9 +16,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/novamart serve --web
 
+# A browser is installed only with NOVAMART_INSTALL_BROWSER=1 (CI sets it); without one, the
+# browser tests skip and the last line says so, with the command that installs one.
 test: $(STAMP)
 	$(PY) -m tests.browser.locate
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q; status=$$?; $(PY) -m tests.browser.locate --summary; exit $$status
+
+# The image from the Dockerfile, built with Docker or podman and served three ways (minutes;
+# not part of `make test`).
+test-container: $(STAMP)
+	$(PY) -m tests.container.run_image
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
