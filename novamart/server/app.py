@@ -33,6 +33,7 @@ from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.guards import PayloadGuard
+from novamart.server.offline import drop_external_stylesheets, install_offline_docs
 from novamart.server.sessions import sessions_reaped_when_idle
 from novamart.server.workbench import install_workbench
 
@@ -91,6 +92,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
             title_override="NovaMart customer service",
             state_cls=NovamartState,
         )
+    install_offline_docs(served)  # /docs with its assets served here, not from a CDN
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     kernel = default_kernel()  # the one every environment of this process resets on
@@ -100,6 +102,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
+        drop_external_stylesheets(served)  # Gradio's Google fonts: the theme's fallbacks render
         install_workbench(served, kernel)
     return served
 
