@@ -1,5 +1,5 @@
 # Two commands on a fresh machine with only python3 and pip:
-#   make run   - serve NovaMart (bootstraps .venv first)
+#   make run   - serve NovaMart on 127.0.0.1 (bootstraps .venv first)
 #   make test  - the whole test suite (bootstraps .venv first)
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -41,6 +41,6 @@ bench: $(STAMP)
 soak: $(STAMP)
 	$(PY) bench/soak_kernel.py
 
-# A trainer's venv (.venv-train: torch CPU, trl, NovaMart by pip) and 2 real GRPO steps.
+# A trainer's venv (outside the tree: torch CPU, trl, NovaMart by pip) and 2 real GRPO steps.
 train-smoke:
 	sh scripts/train-smoke.sh
