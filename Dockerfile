@@ -1,16 +1,54 @@
 # NovaMart for OpenEnv 0.10's runtime container and a Hugging Face Space (README front matter:
-# sdk: docker, app_port: 8000). Installs what uv.lock pins through scripts/install.sh, the same
-# path as `make` and CI. At run time the image needs no writable path but /tmp: OpenEnv's
-# validator runs it as uid 65532 on a read-only root with a /tmp tmpfs, and wants /health
-# within 30 s (tests/server/test_container.py starts the server the way this file says).
-FROM python:3.11-slim
+# sdk: docker, app_port: 8000). Two stages: `build` holds the C toolchain durable-rules compiles
+# with and installs what uv.lock pins through scripts/install.sh (the same path as `make` and
+# CI); the final stage is the base image plus /app, copied over, and runs nothing at build
+# time, so no toolchain, cache or /tmp residue reaches it. At run time it writes only under
+# /tmp: it serves under a plain `docker run`, under OpenEnv's validator settings (uid 65532,
+# read-only root, a /tmp tmpfs) and as a Space (uid 1000). `make test-container` checks all
+# three on the built image; tests/server/test_container.py checks this file without an engine.
+#
+# BASE is python:3.11-slim pinned by digest. `make test-container` passes a stand-in built from
+# Debian's archive (scripts/container-base.sh) only where the public registry is unreachable.
+ARG BASE=python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
+
+FROM ${BASE} AS build
+
+# durable-rules builds from source: a C/C++ toolchain (Python headers come with the image).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends build-essential \
+    && rm -rf /var/lib/apt/lists/*
+
+# Temporary files of the install go to /build, never /tmp; caches stay in this stage's /root.
+# uv trusts the system's certificate store, as pip does (where a build goes through a proxy
+# that re-signs TLS, that store holds its CA).
+ENV TMPDIR=/build \
+    PIP_NO_CACHE_DIR=1 \
+    UV_SYSTEM_CERTS=1 \
+    UV_LINK_MODE=copy \
+    UV_PYTHON_DOWNLOADS=never \
+    VENV=/app/.venv
+WORKDIR /app
+
+# Dependencies first (a layer that survives source edits), then the project itself.
+COPY pyproject.toml uv.lock README.md ./
+COPY scripts/install.sh scripts/install.sh
+RUN mkdir -p /build \
+    && NOVAMART_INSTALL_FLAGS="--no-dev --no-install-project" sh scripts/install.sh
+COPY . .
+# uv is an installer and the egg-info a build by-product, not part of what is served; everyone
+# may read /app, whatever the umask of the checkout it came from (the runtime user owns
+# nothing and writes nothing there).
+RUN NOVAMART_INSTALL_FLAGS="--no-dev" sh scripts/install.sh \
+    && "$VENV/bin/python" -m pip uninstall --yes --quiet uv \
+    && rm -rf /app/*.egg-info \
+    && chmod -R a+rX /app
+
+FROM ${BASE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    VENV=/app/.venv \
-    HOST=0.0.0.0 \
+    PATH=/app/.venv/bin:$PATH \
     PORT=8000 \
-    ENABLE_WEB_INTERFACE=true \
     GRADIO_ANALYTICS_ENABLED=False \
     HF_HUB_OFFLINE=1 \
     HOME=/tmp/novamart \
@@ -18,25 +56,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     MPLCONFIGDIR=/tmp/novamart/matplotlib \
     GRADIO_TEMP_DIR=/tmp/novamart/gradio
 
-# durable-rules builds from source: a C/C++ toolchain (Python headers come with the image).
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends build-essential \
-    && rm -rf /var/lib/apt/lists/*
-
 # Built as root, owned by root, readable by everyone: the runtime user writes nothing here.
+COPY --from=build /app /app
 WORKDIR /app
 
-# Dependencies first (a layer that survives source edits), then the project itself.
-COPY pyproject.toml uv.lock README.md ./
-COPY scripts/install.sh scripts/install.sh
-RUN NOVAMART_INSTALL_FLAGS="--no-dev --no-install-project" sh scripts/install.sh
-COPY . .
-RUN NOVAMART_INSTALL_FLAGS="--no-dev" sh scripts/install.sh && chmod -R a+rX /app
-
-# OpenEnv's runtime user (a Space may run the image as uid 1000: nothing depends on which).
+# OpenEnv's runtime user (a Space runs the image as uid 1000: nothing depends on which).
 USER 65532:65532
 
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["/app/.venv/bin/python", "-c", "import os, urllib.request; urllib.request.urlopen(f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/health\", timeout=4)"]
-CMD ["/app/.venv/bin/python", "-m", "server.app"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/health\", timeout=4)"]
+# `novamart serve` reads PORT, WORKERS and the other settings from the environment (README).
+CMD ["novamart", "serve", "--host", "0.0.0.0", "--web"]

@@ -1,11 +1,11 @@
 # Two commands on a fresh machine with only python3 and pip:
-#   make run   - serve NovaMart (bootstraps .venv first)
+#   make run   - serve NovaMart on 127.0.0.1 (bootstraps .venv first)
 #   make test  - the whole test suite (bootstraps .venv first)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench soak install train-smoke
+.PHONY: run test test-container lint format bench soak install train-smoke
 
 $(STAMP): pyproject.toml uv.lock scripts/install.sh
 	VENV=$(VENV) sh scripts/install.sh
@@ -16,9 +16,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/novamart serve --web
 
+# A browser is installed only with NOVAMART_INSTALL_BROWSER=1 (CI sets it); without one, the
+# browser tests skip and the last line says so, with the command that installs one.
 test: $(STAMP)
 	$(PY) -m tests.browser.locate
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q; status=$$?; $(PY) -m tests.browser.locate --summary; exit $$status
+
+# The image from the Dockerfile, built with Docker or podman and served three ways (minutes;
+# not part of `make test`).
+test-container: $(STAMP)
+	$(PY) -m tests.container.run_image
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -34,6 +41,6 @@ bench: $(STAMP)
 soak: $(STAMP)
 	$(PY) bench/soak_kernel.py
 
-# A trainer's venv (.venv-train: torch CPU, trl, NovaMart by pip) and 2 real GRPO steps.
+# A trainer's venv (outside the tree: torch CPU, trl, NovaMart by pip) and 2 real GRPO steps.
 train-smoke:
 	sh scripts/train-smoke.sh

@@ -1,19 +1,39 @@
 #!/usr/bin/env sh
 # `make train-smoke`: a trainer's install, then 2 real TRL GRPO steps on NovaMart (CPU).
-# Its own virtual environment ($TRAIN_VENV, default .venv-train), installed with pip the way a
-# researcher would: torch first (`pip install torch==2.13.0` takes the CPU wheel on this
-# machine's disk; uv would fetch a ~3 GB CUDA build), then trl==1.16.0, then NovaMart, whose
+# Its own virtual environment ($TRAIN_VENV), outside the checkout so that neither the image
+# (.dockerignore) nor `openenv validate` (which refuses a tree with symlinks) sees it; installed
+# with pip the way a researcher would: the CPU build of torch first (this machine's local wheel
+# where pip's find-links has it, else PyTorch's CPU wheel index; a plain `torch` resolves the
+# CUDA build and its nvidia-* packages, several GB), then trl==1.16.0, then NovaMart, whose
 # resolution is checked first to downgrade nothing TRL brought (scripts/coinstall.py).
 set -eu
-TRAIN_VENV="${TRAIN_VENV:-.venv-train}"
+CHECKOUT_ID=$(pwd | cksum | cut -d' ' -f1)  # one venv per checkout
+TRAIN_VENV="${TRAIN_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/novamart/venv-train-$CHECKOUT_ID}"
+TORCH="torch==2.13.0+cpu"
+TORCH_CPU_INDEX="${TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}"
 PIP="$TRAIN_VENV/bin/pip"
 QUIET="--quiet --disable-pip-version-check"
 
 started=$(date +%s)
+if [ -f .venv-train/pyvenv.cfg ]; then  # where earlier versions of this script put it
+    echo "train-smoke: removing the old in-tree .venv-train (it broke openenv validate)"
+    rm -rf .venv-train
+fi
+echo "train-smoke: the trainer's venv in $TRAIN_VENV (a few minutes on a first run)"
 rm -rf "$TRAIN_VENV"  # fresh, so the check below sees exactly what TRL brought
+mkdir -p "$(dirname "$TRAIN_VENV")"
 python3 -m venv "$TRAIN_VENV"
 # shellcheck disable=SC2086
-$PIP install $QUIET "torch==2.13.0"
+if $PIP install $QUIET --dry-run --no-deps --no-index "$TORCH" >/dev/null 2>&1; then
+    TORCH_FROM="this machine's local wheels (pip's find-links)"
+    $PIP install $QUIET "$TORCH"
+else
+    TORCH_FROM="PyTorch's CPU wheel index ($TORCH_CPU_INDEX)"
+    $PIP install $QUIET --index-url "$TORCH_CPU_INDEX" "$TORCH"
+fi
+"$TRAIN_VENV/bin/python" -W ignore -c "import torch, sys; sys.exit(torch.version.cuda is not None)" \
+    || { echo "train-smoke: torch is not the CPU build" >&2; exit 1; }
+echo "train-smoke: $TORCH, the CPU build, from $TORCH_FROM"
 # shellcheck disable=SC2086
 $PIP install $QUIET "trl==1.16.0"
 mkdir -p artifacts

@@ -33,6 +33,7 @@ from novamart.server.guards import PayloadGuard
 from novamart.server.metrics import Metrics, install_metrics
 from novamart.server.rules_sync import RulesSync
 from novamart.server.served import served_environment
+from novamart.server.offline import drop_external_stylesheets, install_offline_docs
 from novamart.server.sessions import sessions_reaped_when_idle
 from novamart.server.settings import ServerSettings
 from novamart.server.workbench import install_workbench
@@ -79,6 +80,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
             title_override="NovaMart customer service",
             state_cls=NovamartState,
         )
+    install_offline_docs(served)  # /docs with its assets served here, not from a CDN
     served.add_exception_handler(ValueError, _invalid_argument)
     served.add_middleware(PayloadGuard, max_bytes=settings.max_message_bytes)
     (sessions,) = built
@@ -93,6 +95,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
+        drop_external_stylesheets(served)  # Gradio's Google fonts: the theme's fallbacks render
         install_workbench(served, kernel)
     return served
 

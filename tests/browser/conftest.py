@@ -1,5 +1,7 @@
 """The browser every browser test drives: the one `make test` settled on (see locate.py).
-No skip when there is none: the test fails saying exactly what to install."""
+When there is none, the test fails saying exactly what to install, except when the person
+running the tests did not consent to an install (NOVAMART_INSTALL_BROWSER unset): then it is
+skipped with that reason, and `make test`'s last line says the browser tests did not run."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from tests.browser.locate import FLAGS, INSTRUCTIONS, Browser, find
+from tests.browser.locate import FLAGS, INSTRUCTIONS, Browser, asked_for_none, find, not_run_reason
 from tests.server.conftest import web_server
 
 __all__ = ["chromium", "page", "web_server"]
@@ -20,6 +22,8 @@ TIMEOUT_MS = 60_000
 @pytest.fixture(scope="session")
 def chromium() -> Browser:
     browser = find()
+    if browser is None and asked_for_none():
+        pytest.skip(not_run_reason())
     if browser is None:
         pytest.fail(INSTRUCTIONS, pytrace=False)
     return browser

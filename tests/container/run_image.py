@@ -1,0 +1,280 @@
+"""`make test-container`: build the image from the Dockerfile and run it the three ways users do.
+
+The engine is whatever the machine has: Docker with a running daemon, else podman (Debian:
+`apt-get install --no-install-recommends podman catatonit`, catatonit for ``--init``). The
+base is the Dockerfile's pinned python:3.11-slim; where the public registry cannot be
+reached, a stand-in of the same Python bootstrapped from Debian's archive
+(scripts/container-base.sh, needs root and debootstrap), and the run says so. The image must
+hold no toolchain, cache or /tmp residue and weigh at most 1.2 GB; then it is served
+
+- under a plain ``run`` (the image's own user, a writable root),
+- under OpenEnv 0.10's validator settings (uid 65532, read-only root, a /tmp tmpfs, no
+  capabilities, the manifest's CPU and memory: openenv/validation/providers/docker.py),
+- as a Hugging Face Space (uid 1000, the port of the README's front matter),
+
+and each time must answer /health within 30 s, pass ``openenv validate --url``, play an episode
+over /ws to the score it gets in process, serve the web UI and the workbench, and log no
+refused write. Not part of `make test`: the build takes minutes (README, "Docker").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import yaml
+
+from novamart.agents.heuristic import HeuristicAgent
+from novamart.agents.runner import run_episode
+from novamart.server.environment import NovamartEnvironment
+from novamart.server.launch import REPO_ROOT, free_port
+from tests.server.remote import play_session
+
+IMAGE = "localhost/novamart-env:test"
+STANDIN = "localhost/novamart-base:python3.11-standin"
+MAX_IMAGE_BYTES = 1_200_000_000
+HEALTH_WITHIN_S = 30.0  # OpenEnv's container check
+EPISODE = ("easy_refund", 11)
+LOGS = REPO_ROOT / "artifacts" / "container"
+TROUBLE = ("Permission denied", "Read-only file system", "Traceback")
+RESIDUE = (  # prints only what it finds: a toolchain, an installer, caches, /tmp, venvs
+    "command -v gcc cc c++ make uv; find /tmp /build /root/.cache /var/lib/apt/lists"
+    " /app/.venv-train /app/artifacts /app/tests -mindepth 1 -maxdepth 1 2>/dev/null; true"
+)
+
+
+class ImageCheckFailed(AssertionError):
+    """One of the checks failed; the message says which and what was seen."""
+
+
+def say(message: str) -> None:
+    print(f"test-container: {message}", flush=True)
+
+
+def check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ImageCheckFailed(message)
+
+
+def engine() -> str:
+    """Docker if its daemon answers, else podman; else stop, saying what to install."""
+    docker = shutil.which("docker")
+    if docker and subprocess.run([docker, "info"], capture_output=True).returncode == 0:
+        return docker
+    podman = shutil.which("podman")
+    if podman:
+        return podman
+    raise ImageCheckFailed(
+        "no container engine: Docker's daemon does not answer and podman is not installed"
+        " (Debian: sudo apt-get install --no-install-recommends podman catatonit)"
+    )
+
+
+def run(argv: Sequence[str], timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)
+
+
+def dockerfile_base() -> str:
+    """The BASE the Dockerfile pins (its ARG default)."""
+    text = (REPO_ROOT / "Dockerfile").read_text(encoding="utf-8")
+    found = re.search(r"^ARG BASE=(\S+)$", text, flags=re.MULTILINE)
+    check(found is not None, "the Dockerfile has no ARG BASE=...")
+    assert found is not None
+    return found.group(1)
+
+
+def base_image(tool: str) -> tuple[str, str]:
+    """(the base to build on, what it is): the pinned image, else the stand-in."""
+    pinned = dockerfile_base()
+    if run([tool, "image", "inspect", pinned]).returncode == 0:
+        return pinned, "the pinned base"
+    say(f"pulling {pinned}")
+    pulled = run([tool, "pull", pinned], timeout=600)
+    if pulled.returncode == 0:
+        return pinned, "the pinned base"
+    say(f"the registry cannot be reached ({last_line(pulled.stderr)}): a stand-in base")
+    if run([tool, "image", "inspect", STANDIN]).returncode != 0:
+        made = subprocess.run(["sh", "scripts/container-base.sh", tool, STANDIN], cwd=REPO_ROOT)
+        check(made.returncode == 0, "the stand-in base image could not be built")
+    return STANDIN, "a STAND-IN base: Debian bookworm's Python 3.11 from Debian's archive"
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+def build(tool: str, base: str) -> float:
+    """Build IMAGE from the Dockerfile on ``base``; the seconds it took."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / "build.log"
+    args = [tool, "build", "--build-arg", f"BASE={base}", "-t", IMAGE]
+    if Path(tool).name == "podman":
+        args += ["--format", "docker"]  # keeps the HEALTHCHECK (OCI images have none)
+    say(f"building {IMAGE} (a few minutes; log: {log.relative_to(REPO_ROOT)})")
+    started = time.monotonic()
+    with log.open("w", encoding="utf-8") as out:
+        built = subprocess.run([*args, "."], cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT)
+    took = time.monotonic() - started
+    check(built.returncode == 0, f"the build failed: {last_line(log.read_text())}")
+    return took
+
+
+def sandbox_limits(tool: str) -> list[str]:
+    """Flags this machine needs to start any container: none where the engine's defaults work.
+
+    Some sandboxes refuse the rlimits podman asks for by default (1,048,576 open files and
+    processes): then the process limits of this shell, capped at 32,768 processes."""
+    probe = run([tool, "run", "--rm", IMAGE, "python", "-c", "pass"])
+    if probe.returncode == 0:
+        return []
+    check("rlimit" in probe.stderr, f"the image does not start: {last_line(probe.stderr)}")
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    procs = min(resource.getrlimit(resource.RLIMIT_NPROC)[0], 32768)
+    flags = ["--ulimit", f"nofile={files}:{files}", "--ulimit", f"nproc={procs}:{procs}"]
+    say(f"this machine refuses the engine's default rlimits: every run adds {' '.join(flags)}")
+    return flags
+
+
+def inspect(tool: str, limits: list[str]) -> int:
+    """The image's size in bytes, after checking nothing of the build is left in it."""
+    as_root = [tool, "run", "--rm", *limits, "--user", "0", "--entrypoint", "sh", IMAGE]
+    found = run([*as_root, "-c", RESIDUE])
+    check(found.returncode == 0, f"the residue check did not run: {last_line(found.stderr)}")
+    check(not found.stdout.strip(), f"build residue in the image:\n{found.stdout}")
+    size = run([tool, "image", "inspect", "--format", "{{.Size}}", IMAGE])
+    check(size.returncode == 0, f"no image size: {last_line(size.stderr)}")
+    return int(size.stdout.strip())
+
+
+def app_port() -> int:
+    """The port a Space routes to: ``app_port`` in the README's front matter."""
+    front = (REPO_ROOT / "README.md").read_text(encoding="utf-8").split("---")[1]
+    return int(yaml.safe_load(front)["app_port"])
+
+
+def validator_flags() -> list[str]:
+    """OpenEnv 0.10's `docker create` flags for a subject (its docker provider), with the
+    manifest's resources, minus its network isolation: this test reaches the server itself."""
+    resources = yaml.safe_load((REPO_ROOT / "openenv.yaml").read_text())["validation"]
+    budget = resources["resources"]["disk_mb"] * 1024 * 1024
+    shm = min(64 * 1024 * 1024, budget // 2)
+    memory = f"{resources['resources']['memory_mb']}m"
+    return [
+        "--init",
+        *("--user", "65532:65532", "--read-only", "--cap-drop", "ALL"),
+        *("--security-opt", "no-new-privileges", "--pids-limit", "256"),
+        *("--memory", memory, "--memory-swap", memory),
+        *("--cpus", str(resources["resources"]["cpu"]), "--shm-size", str(shm)),
+        *("--tmpfs", f"/tmp:rw,nosuid,nodev,size={budget - shm},mode=1777"),
+        *("--env", "PYTHONDONTWRITEBYTECODE=1", "--env", "PYTHONUNBUFFERED=1"),
+    ]
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way the image is run: its name, the run flags and the port it serves in the box."""
+
+    name: str
+    flags: list[str]
+    port: int = 8000
+
+
+def ways() -> list[Way]:
+    space_port = app_port()
+    return [
+        Way("a plain run", []),
+        Way("OpenEnv's validator settings", validator_flags()),
+        Way("a Hugging Face Space", ["--user", "1000:1000"], space_port),
+    ]
+
+
+@contextmanager
+def started(tool: str, way: Way, limits: list[str]) -> Iterator[tuple[str, str]]:
+    """The container running ``way``: (its base URL on 127.0.0.1, its id); removed after."""
+    port = free_port()
+    publish = ["--publish", f"127.0.0.1:{port}:{way.port}"]
+    made = run([tool, "run", "--detach", *limits, *way.flags, *publish, IMAGE])
+    check(made.returncode == 0, f"{way.name}: the container did not start: {made.stderr}")
+    container = made.stdout.strip()
+    try:
+        yield f"http://127.0.0.1:{port}", container
+    finally:
+        run([tool, "rm", "--force", container])
+
+
+def health_time(tool: str, url: str, container: str) -> float:
+    started_at = time.monotonic()
+    while time.monotonic() - started_at < HEALTH_WITHIN_S:
+        try:
+            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                return time.monotonic() - started_at
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    logs = run([tool, "logs", container]).stderr
+    raise ImageCheckFailed(f"no /health within {HEALTH_WITHIN_S:.0f} s; the log:\n{logs}")
+
+
+def serve_checks(tool: str, way: Way, limits: list[str], in_process: float) -> str:
+    """Run the image ``way`` and check everything; one line saying what was seen."""
+    with started(tool, way, limits) as (url, container):
+        healthy = health_time(tool, url, container)
+        validate = run([str(Path(sys.executable).parent / "openenv"), "validate", "--url", url])
+        check(validate.returncode == 0, f"{way.name}: openenv validate --url:\n{validate.stdout}")
+        results, _ = asyncio.run(play_session(url, *EPISODE))
+        score = results[-1].observation.final_score
+        check(score == in_process, f"{way.name}: the episode scored {score}, {in_process} here")
+        pages = {path: httpx.get(f"{url}{path}", timeout=30).status_code for path in PAGES}
+        check(set(pages.values()) == {200}, f"{way.name}: pages answered {pages}")
+        logs = run([tool, "logs", container])
+        log = logs.stdout + logs.stderr
+        check(not any(t in log for t in TROUBLE), f"{way.name}: trouble in the log:\n{log}")
+    checks = re.findall(r"^\s+(PASS|WARN|FAIL|SKIP|ERROR)\s", validate.stdout, flags=re.MULTILINE)
+    verdict = f"{checks.count('PASS')}/{len(checks)} PASS"
+    return (
+        f"{way.name}: /health in {healthy:.1f} s; openenv validate --url: {verdict}; "
+        f"{EPISODE[0]} seed {EPISODE[1]} over /ws scored {score:.2f} (as in process); "
+        + ", ".join(f"{path} {code}" for path, code in pages.items())
+    )
+
+
+PAGES = ("/web/", "/workbench", "/docs")
+
+
+def main() -> int:
+    try:
+        tool = engine()
+        say(f"engine: {tool}")
+        base, what = base_image(tool)
+        say(f"base: {base} ({what})")
+        took = build(tool, base)
+        limits = sandbox_limits(tool)
+        size = inspect(tool, limits)
+        check(size <= MAX_IMAGE_BYTES, f"the image is {size / 1e9:.2f} GB, over 1.2 GB")
+        say(
+            f"built in {took:.0f} s; image {size / 1e6:.0f} MB; no toolchain, cache or /tmp residue"
+        )
+        episode = run_episode(NovamartEnvironment(), HeuristicAgent(seed=EPISODE[1]), *EPISODE)
+        for way in ways():
+            say(serve_checks(tool, way, limits, episode.final_score))
+    except ImageCheckFailed as failed:
+        say(f"FAILED: {failed}")
+        return 1
+    say(f"passed (load average {os.getloadavg()[0]:.1f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
