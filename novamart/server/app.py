@@ -5,7 +5,8 @@ an episode runs over the WebSocket /ws, one environment per connection, or per H
 session that a /ws?session_id= joins (OpenEnv's MCPToolClient). Settings:
 HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions,
 joined ones included, are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false;
-true serves the tool view at /web, and only then is gradio imported, and the policy workbench
+true serves the tool view at /web, one episode per browser tab, at most MAX_CONCURRENT_ENVS
+of them, reaped after SESSION_TIMEOUT_S idle; only then is gradio imported; and the policy workbench
 at /workbench with its read-only /policy API), RULES_DIR (the repository's rules/; a set that
 fails its checks or its own examples stops the start) and ADMIN_TOKEN (set: POST
 /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`;
@@ -14,6 +15,7 @@ unset: they answer 403 ADMIN_DISABLED).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -86,7 +88,11 @@ def build_app(settings: ServerSettings) -> FastAPI:
             NovamartObservation,
             env_name="novamart",
             concurrency_config=concurrency,
-            gradio_builder=build_web_ui,
+            gradio_builder=functools.partial(
+                build_web_ui,
+                max_episodes=settings.max_concurrent_envs,
+                idle_s=settings.session_timeout_s,
+            ),
             show_default_tab=False,
             title_override="NovaMart customer service",
             state_cls=NovamartState,
