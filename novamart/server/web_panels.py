@@ -11,9 +11,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from novamart.analyst.amounts import grant_pays
 from novamart.kernel import Rulebook
 from novamart.models import GroundTruth, NovamartObservation, TruthGrant
-from novamart.server.environment import CATALOGUE
 from novamart.server.web_form import Field, explain_error
 
 DIGITS = 3
@@ -128,11 +128,10 @@ def result_text(observation: NovamartObservation, fields: Sequence[Field]) -> st
 
 
 def _grant(grant: TruthGrant, rulebook: Rulebook | None) -> str:
-    """A resolution, with its amount only where the tool carrying it out takes one."""
+    """A resolution, with its amount only where its grant carries one."""
     text = f"**{grant.resolution}**"
-    resolution = rulebook.resolutions.get(grant.resolution) if rulebook else None
-    schema = CATALOGUE[resolution.tool][1] if resolution and resolution.tool in CATALOGUE else {}
-    if grant.amount is not None and "amount" in schema.get("properties", {}):
+    pays = rulebook is None or grant_pays(rulebook, grant.policy, grant.resolution)
+    if grant.amount is not None and pays:
         text += f" (${grant.amount:,.2f})"
     return f"{text} under {grant.policy}"
 
