@@ -106,7 +106,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
-        install_workbench(served, kernel)
+        install_workbench(served, kernel, reload_enabled=settings.admin_token is not None)
     return served
 
 
