@@ -47,8 +47,15 @@ def case_card(observation: NovamartObservation, total: float) -> str:
     o = observation
     lines = [f"### {o.task} · {o.difficulty} · step {o.step_number} of {o.max_steps}"]
     if o.customer_name or o.customer_id:
-        tier = f" · tier **{o.customer_tier}**" if o.customer_tier else " · tier not checked yet"
-        lines.append(f"**Customer:** {o.customer_name} ({o.customer_id}){tier}")
+        who = " ".join(
+            filter(None, [o.customer_name, f"({o.customer_id})" if o.customer_id else ""])
+        )
+        tier = ""
+        if o.order_id:  # an order case: the tier is a fact check_loyalty reveals
+            tier = (
+                f" · tier **{o.customer_tier}**" if o.customer_tier else " · tier not checked yet"
+            )
+        lines.append(f"**Customer:** {who}{tier}")
     if o.order_id:
         days = (
             f"bought **{o.days_since_purchase}** days ago"

@@ -118,14 +118,13 @@ def build_web_ui(
             mode = gr.Radio(list(MODES), value="guided", label="Mode (order cases)", scale=1)
             reset_button = gr.Button("Start episode", variant="secondary", scale=1)
         task_about = gr.Markdown(TASKS[task_names[0]].description)
-        status = gr.Markdown("", elem_id="status")
         with gr.Row():
             with gr.Column(scale=1):
                 card = gr.Markdown("Start an episode to see its case.", elem_id="case")
                 chat = gr.Chatbot(
                     label="Conversation (customer left, agent right)",
                     placeholder="Messages sent with respond_to_customer and the replies.",
-                    height=300,
+                    height=240,
                     elem_id="chat",
                 )
             with gr.Column(scale=1):
@@ -134,6 +133,7 @@ def build_web_ui(
                 for name, field in form_fields().items():
                     inputs_by_name[name] = _input(field)
                 call_button = gr.Button("Call tool", variant="primary")
+                status = gr.Markdown("", elem_id="status")
                 result = gr.Markdown("", elem_id="result")
         with gr.Column(visible=False, elem_id="episode-end") as end:
             ending = gr.Markdown("")
@@ -205,11 +205,8 @@ def build_web_ui(
                 if field is None:
                     updates[component] = gr.update(visible=False)
                     continue
-                change: dict[str, Any] = {
-                    "visible": True,
-                    "label": field.label,
-                    "info": field.description,
-                }
+                info = f"{field.description} (choose one)" if field.choices else field.description
+                change: dict[str, Any] = {"visible": True, "label": field.label, "info": info}
                 value = initial_value(field, case)
                 change["value"] = (
                     value
@@ -255,7 +252,11 @@ def build_web_ui(
         everything = [held, card, chat, steps, tool, call_button, about, end, ending, result]
         everything += [status, *form]
         reset_button.click(start, inputs=[task, seed, mode, held], outputs=everything)
-        task.change(lambda t: TASKS[t].description, inputs=[task], outputs=[task_about])
+        task.change(
+            lambda t: (TASKS[t].description, gr.Radio(visible=not TASKS[t].is_ticket)),
+            inputs=[task],
+            outputs=[task_about, mode],
+        )
         tool.input(pick, inputs=[tool, held], outputs=[about, *form])
         call_button.click(call, inputs=[tool, held, *form], outputs=everything)
     return page

@@ -89,6 +89,17 @@ def test_a_case_then_what_if_then_why_not(web_server: RunningServer, page: Page)
     expect(condition(page, "standard_return.within_return_window")).to_contain_text("pass")
     page.screenshot(path=str(ARTIFACTS / "workbench_whatif.png"), full_page=True)
 
+    # a swollen battery: the refund's policy still holds, but the mandatory review sets it aside
+    page.get_by_label("ticket.battery_swelling").select_option("true")
+    expect(page.locator("#best")).to_contain_text("escalate under mandatory_escalation")
+    expect(page.locator('#trace-table [data-policy="standard_return"]')).to_contain_text(
+        "blocked (mandatory_escalation overrides it)"
+    )
+    expect(page.locator("#trace-table .policy-row").first).to_have_attribute(
+        "data-policy", "mandatory_escalation"
+    )
+    page.get_by_label("ticket.battery_swelling").select_option("false")
+
     # not knowing the customer leaves the goodwill policy undetermined
     page.get_by_label("order.days_since_purchase").fill("45")
     page.get_by_label("customer is known").uncheck()
