@@ -3,13 +3,17 @@ and a few changed cases explained before and after."""
 
 from __future__ import annotations
 
-from rich.table import Table
+from pathlib import Path
+
+from rich.table import Column, Table
 
 from novamart.analyst.cli_common import console
 from novamart.analyst.impact import ChangedCase, DiffReport, Outcome
 
 
-def print_diff(report: DiffReport, seeds: int) -> None:
+def print_diff(report: DiffReport, seeds: int, new_dir: Path) -> None:
+    """The report for a person; ``new_dir`` is the changed rules folder, for the hint that
+    explains a shown case under it."""
     console.print(f"[bold]Rules[/bold] {report.old_version} -> {report.new_version}")
     if report.rule_changes:
         console.print("[bold]What changed in the rules:[/bold]")
@@ -27,7 +31,13 @@ def print_diff(report: DiffReport, seeds: int) -> None:
         f"({len(report.tasks)} tasks x {seeds} seeds) and their boundary variants "
         f"({report.distinct_fact_sets:,} distinct fact sets)"
     )
-    table = Table("task", "cases", "optimum changed", "amount changed", "generated cases changed")
+    table = Table(
+        _names("task", [t.task for t in report.tasks]),
+        "cases",
+        "optimum changed",
+        "amount changed",
+        "generated cases changed",
+    )
     for t in report.tasks:
         table.add_row(
             t.task,
@@ -46,7 +56,11 @@ def print_diff(report: DiffReport, seeds: int) -> None:
     console.print(table)
     if report.policies:
         per_policy = Table(
-            "policy", "verdict changes", "how", "became the optimum", "no longer the optimum"
+            _names("policy", [p.policy for p in report.policies]),
+            "verdict changes",
+            "how",
+            "became the optimum",
+            "no longer the optimum",
         )
         for p in report.policies:
             how = ", ".join(f"{k}: {v:,}" for k, v in p.transitions.items())
@@ -61,12 +75,17 @@ def print_diff(report: DiffReport, seeds: int) -> None:
     if report.shown:
         console.print(f"[bold]Changed cases[/bold] ({len(report.shown)} shown):")
         for case in report.shown:
-            _print_case(case)
+            _print_case(case, new_dir)
     verdict = "changes decisions" if report.changed else "changes no decision"
     console.print(f"\nThe new rule set {verdict} in this scenario set.")
 
 
-def _print_case(case: ChangedCase) -> None:
+def _names(header: str, names: list[str]) -> Column:
+    """A column of names that is never cut short (the other columns wrap instead)."""
+    return Column(header, no_wrap=True, min_width=max(map(len, [header, *names])))
+
+
+def _print_case(case: ChangedCase, new_dir: Path) -> None:
     where = f"{case.task} seed {case.seed}"
     if case.variant:
         where += f", with {case.variant}"
@@ -79,7 +98,7 @@ def _print_case(case: ChangedCase) -> None:
             console.print(f"      {c.condition}: {c.before}  ->  {c.after}", markup=False)
     if case.variant is None:
         console.print(
-            f"    (novamart explain --task {case.task} --seed {case.seed} --rules-dir ...)",
+            f"    (novamart explain --task {case.task} --seed {case.seed} --rules-dir {new_dir})",
             style="dim",
             markup=False,
         )
@@ -88,5 +107,7 @@ def _print_case(case: ChangedCase) -> None:
 def _outcome(outcome: Outcome) -> str:
     if outcome.resolution is None:
         return "no resolution"
+    if not outcome.pays:
+        return f"{outcome.resolution} under {outcome.policy}"
     amount = "unknown amount" if outcome.amount is None else f"{outcome.amount:.2f}"
     return f"{outcome.resolution} ({amount}) under {outcome.policy}"

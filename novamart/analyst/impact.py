@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from novamart.analyst.amounts import grant_pays
 from novamart.analyst.rule_changes import changed_articles, rule_changes
 from novamart.analyst.scenario_set import DEFAULT_SEEDS, ScenarioCase, scenario_set
 from novamart.kernel import CompiledRulebook, Decision, Facts, Rulebook
@@ -34,6 +35,8 @@ class Outcome(_Frozen):
     resolution: str | None
     amount: float | None
     policy: str | None
+    pays: bool = True
+    """Whether the resolution carries an amount (an exchange or an escalation does not)."""
 
 
 class ConditionChange(_Frozen):
@@ -212,11 +215,13 @@ def _status(decision: Decision, policy: str) -> str:
     return "absent" if verdict is None else verdict.status
 
 
-def _outcome(decision: Decision) -> Outcome:
+def _outcome(decision: Decision, rulebook: Rulebook | None = None) -> Outcome:
     best = decision.optimal
     if best is None:
         return Outcome(resolution=None, amount=None, policy=None)
-    return Outcome(resolution=best.resolution, amount=best.amount, policy=best.policy)
+    pays = rulebook is None or grant_pays(rulebook, best.policy, best.resolution)
+    amount = best.amount if pays else None
+    return Outcome(resolution=best.resolution, amount=amount, policy=best.policy, pays=pays)
 
 
 def _task_impacts(evaluated: list[_Evaluated]) -> list[TaskImpact]:
@@ -269,9 +274,13 @@ def _policy_impacts(changed: list[_Evaluated], old: Rulebook, new: Rulebook) -> 
 
 
 def _pick(changed: list[_Evaluated], count: int) -> list[_Evaluated]:
-    """A few changed cases, as varied as can be: first one per task and change of optimum,
-    then other seeds, generated cases before boundary variants."""
-    ordered = sorted(changed, key=lambda e: e.case.variant is not None)
+    """A few changed cases, as varied as can be: those whose optimum changed first, then
+    those whose amount did, then verdict changes alone; one per task and change of optimum
+    first, then other seeds; generated cases before boundary variants."""
+    ordered = sorted(
+        changed,
+        key=lambda e: (not e.optimum_changed, not e.amount_changed, e.case.variant is not None),
+    )
     picked: list[_Evaluated] = []
     for facet in (
         lambda e: (e.case.task, _resolution(e.before), _resolution(e.after)),
@@ -314,8 +323,8 @@ def _explain(e: _Evaluated, old: CompiledRulebook, new: CompiledRulebook) -> Cha
         task=e.case.task,
         seed=e.case.seed,
         variant=e.case.variant,
-        before=_outcome(before),
-        after=_outcome(after),
+        before=_outcome(before, old.rulebook),
+        after=_outcome(after, new.rulebook),
         verdicts=e.verdicts,
         conditions=changes,
     )

@@ -167,5 +167,5 @@ def rules_diff(
     if as_json:
         print(json.dumps(report.model_dump(), indent=2))
     else:
-        print_diff(report, seeds)
+        print_diff(report, seeds, new)
     raise typer.Exit(1 if report.changed else 0)

@@ -2,7 +2,8 @@
 
     GET  /workbench        the page (plain HTML and script, no build step, works offline)
     GET  /policy/rules     the serving rule set: version, policies and clauses, resolutions,
-                           the fact vocabulary, the tasks the rules decide, the rule files
+                           the fact vocabulary, the tasks the rules decide, the rule files,
+                           whether the admin reload route is on
     POST /policy/explain   a case ({task, seed}) or facts ({facts}), optionally {resolution}:
                            the ``novamart explain --json`` contract
     POST /policy/diff      {files: {name: text}} replacing or adding rule files: the
@@ -28,6 +29,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from novamart.analyst.amounts import pays
 from novamart.analyst.cases import policy_tasks
 from novamart.analyst.checks import check_rules
 from novamart.analyst.explain import CaseExplanation, explain_case, explain_facts
@@ -82,6 +84,8 @@ class GrantView(BaseModel):
     resolution: str
     quality: float
     amount: str
+    pays: bool
+    """Whether the grant carries an amount (an exchange or a manager's review does not)."""
 
 
 class PolicyView(BaseModel):
@@ -90,6 +94,8 @@ class PolicyView(BaseModel):
     file: str
     applies_when: str
     overrides: bool
+    fallback: bool
+    """It applies when no other policy does (its condition failing is no fault of the case)."""
     conditions: list[ConditionView]
     grants: list[GrantView]
 
@@ -101,6 +107,8 @@ class RulesView(BaseModel):
     facts: dict[str, Any]
     tasks: list[str]
     files: dict[str, str]
+    reload_enabled: bool
+    """Whether this server's POST /admin/rules/reload is on (it was started with ADMIN_TOKEN)."""
 
 
 def _error(status: int, code: ErrorCode, message: str, issues: list[Issue] | None = None):
@@ -108,7 +116,7 @@ def _error(status: int, code: ErrorCode, message: str, issues: list[Issue] | Non
     return JSONResponse(status_code=status, content=body.model_dump())
 
 
-def _rules_view(kernel: PolicyKernel) -> RulesView:
+def _rules_view(kernel: PolicyKernel, reload_enabled: bool) -> RulesView:
     rulebook = kernel.rulebook
     policies = [
         PolicyView(
@@ -117,13 +125,17 @@ def _rules_view(kernel: PolicyKernel) -> RulesView:
             file=Path(p.file).name,
             applies_when="any condition holds" if p.any_condition else "all conditions hold",
             overrides=p.overrides,
+            fallback=p.is_fallback,
             conditions=[
                 ConditionView(name=c.name, test=c.text, reason=c.reason, line=c.line)
                 for c in p.conditions
             ],
             grants=[
                 GrantView(
-                    resolution=g.resolution, quality=g.quality, amount=describe_amount(g.amount)
+                    resolution=g.resolution,
+                    quality=g.quality,
+                    amount=describe_amount(g.amount),
+                    pays=pays(g.amount),
                 )
                 for g in p.grants
             ],
@@ -141,6 +153,7 @@ def _rules_view(kernel: PolicyKernel) -> RulesView:
         facts=rulebook.facts.model_dump(),
         tasks=policy_tasks(),
         files=files,
+        reload_enabled=reload_enabled,
     )
 
 
@@ -155,7 +168,7 @@ def _pasted_rules(kernel: PolicyKernel, files: dict[str, str]) -> CompiledRulebo
         return CompiledRulebook(check_rules(copy))
 
 
-def workbench_router(kernel: PolicyKernel) -> APIRouter:
+def workbench_router(kernel: PolicyKernel, reload_enabled: bool = False) -> APIRouter:
     router = APIRouter(tags=["policy workbench"])
     diffing = threading.Lock()
 
@@ -166,7 +179,7 @@ def workbench_router(kernel: PolicyKernel) -> APIRouter:
     @router.get("/policy/rules", response_model=RulesView)
     def rules() -> RulesView:
         """The rule set new episodes start on, as the workbench shows it."""
-        return _rules_view(kernel)
+        return _rules_view(kernel, reload_enabled)
 
     @router.post(
         "/policy/explain",
@@ -220,6 +233,8 @@ def workbench_router(kernel: PolicyKernel) -> APIRouter:
     return router
 
 
-def install_workbench(app: FastAPI, kernel: PolicyKernel) -> None:
-    """Add the workbench page and its API to ``app``, over the kernel its episodes use."""
-    app.include_router(workbench_router(kernel))
+def install_workbench(app: FastAPI, kernel: PolicyKernel, reload_enabled: bool = False) -> None:
+    """Add the workbench page and its API to ``app``, over the kernel its episodes use;
+    ``reload_enabled`` says whether the admin reload route is on, for the page's "deploy
+    this change" section."""
+    app.include_router(workbench_router(kernel, reload_enabled))

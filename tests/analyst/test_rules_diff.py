@@ -155,3 +155,23 @@ def test_the_counts_are_those_of_deciding_every_case_in_full(
     measured = {t["task"]: [t["changed_optimum"], t["changed_amount"]] for t in report["tasks"]}
     assert measured == expected
     assert any(sum(c) for c in expected.values())
+
+
+def test_cases_whose_optimum_changed_are_shown_first(rules: Path, new: Path) -> None:
+    edit(new, "standard_return.yaml", "<= 30", "<= 45")
+    _, report = diff(rules, new, "--show", "4")
+    changed = [c["before"]["resolution"] != c["after"]["resolution"] for c in report["shown"]]
+    assert changed[0] and changed == sorted(changed, reverse=True), report["shown"]
+    assert report["changed_optimum"] < sum(p["verdicts_changed"] for p in report["policies"])
+
+
+def test_the_text_report_keeps_names_whole_and_says_which_folder(rules: Path, new: Path) -> None:
+    edit(new, "standard_return.yaml", "<= 30", "<= 45")
+    args = ["rules", "diff", str(rules), str(new), "--seeds", SEEDS, "--show", "5"]
+    out = runner.invoke(app, args, env={"COLUMNS": "80"}).output
+    assert "…" not in out
+    for task in policy_tasks():
+        assert f" {task} " in out
+    assert f"--rules-dir {new})" in out and "--rules-dir ...)" not in out
+    assert "escalate under escalation" in out  # a manager's review pays nothing
+    assert "(0.00)" not in out

@@ -57,13 +57,26 @@ def test_a_case_then_what_if_then_why_not(web_server: RunningServer, page: Page)
     expect(page.get_by_label("order.days_since_purchase")).to_have_value(
         str(case.order.days_since_purchase)
     )
+    # the granting policy leads; one whose conditions are simply not met does not apply,
+    # and a hazard that is absent is no failure
+    expect(page.locator("#trace-table .policy-row").first).to_have_attribute(
+        "data-policy", "loyalty_goodwill"
+    )
+    hazards = page.locator('#trace-table [data-policy="mandatory_escalation"]')
+    expect(hazards).to_contain_text("does not apply")
+    expect(hazards).not_to_contain_text("blocked")
+    swelling = condition(page, "mandatory_escalation.battery_swelling")
+    expect(swelling.locator(".quiet")).to_have_text("no")
+    expect(page.locator('#trace-table [data-policy="standard_return"]')).to_contain_text(
+        "does not apply"
+    )
     page.screenshot(path=str(ARTIFACTS / "workbench_case.png"), full_page=True)
 
     # what if the customer were a standard member? no goodwill credit, a manager instead
     before = page.locator("body").get_attribute("data-answered")
     page.get_by_label("customer.tier").select_option("standard")
     answered(page, before)
-    expect(page.locator("#best")).to_contain_text("escalate")
+    expect(page.locator("#best")).to_have_text("Best resolution: escalate under escalation")
     expect(condition(page, "loyalty_goodwill.loyalty_member")).to_contain_text(
         "standard (check_loyalty)"
     )
@@ -75,6 +88,17 @@ def test_a_case_then_what_if_then_why_not(web_server: RunningServer, page: Page)
     expect(page.locator("#best")).to_contain_text("full_refund")
     expect(condition(page, "standard_return.within_return_window")).to_contain_text("pass")
     page.screenshot(path=str(ARTIFACTS / "workbench_whatif.png"), full_page=True)
+
+    # a swollen battery: the refund's policy still holds, but the mandatory review sets it aside
+    page.get_by_label("ticket.battery_swelling").select_option("true")
+    expect(page.locator("#best")).to_contain_text("escalate under mandatory_escalation")
+    expect(page.locator('#trace-table [data-policy="standard_return"]')).to_contain_text(
+        "blocked (mandatory_escalation overrides it)"
+    )
+    expect(page.locator("#trace-table .policy-row").first).to_have_attribute(
+        "data-policy", "mandatory_escalation"
+    )
+    page.get_by_label("ticket.battery_swelling").select_option("false")
 
     # not knowing the customer leaves the goodwill policy undetermined
     page.get_by_label("order.days_since_purchase").fill("45")
@@ -112,7 +136,22 @@ def test_try_a_rule_change_before_deploying(web_server: RunningServer, page: Pag
         "test order.days_since_purchase <= 30 -> order.days_since_purchase <= 45"
     )
     expect(page.locator("#diff-policies")).to_contain_text("blocked -> eligible")
-    expect(page.locator("#diff-result .case").first).to_contain_text("after: full_refund")
+    result = page.locator("#diff-result")
+    expect(result.get_by_role("heading", name="Per task")).to_be_visible()
+    expect(result.get_by_role("heading", name="Per policy")).to_be_visible()
+    expect(result.locator("dl").first).to_contain_text("whose best resolution or amount changed")
+    cases = page.locator("#diff-result > .case")  # only cases decided differently
+    expect(cases.first).to_contain_text("after: full_refund")
+    for before, after in (
+        (box.locator("div").nth(0).inner_text(), box.locator("div").nth(1).inner_text())
+        for box in cases.all()
+    ):
+        assert before.removeprefix("before: ") != after.removeprefix("after: "), before
+    expect(result).not_to_contain_text("0.00 under escalation")
+    deploy = page.locator("#deploy")
+    expect(deploy).to_contain_text("rules/standard_return.yaml")
+    expect(deploy).to_contain_text("ADMIN_TOKEN")  # this server's reload route is off
+    expect(deploy.get_by_role("link", name="Download your standard_return.yaml")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "workbench_diff.png"), full_page=True)
 
     text.fill("policy: standard_return\nclause: [unclosed\n")

@@ -116,6 +116,27 @@ def test_a_pasted_change_gets_the_rules_diff_report(
     )
     assert response.json() == expected
     assert expected["changed_optimum"] > 0
+    outcomes = [o for c in expected["shown"] for o in (c["before"], c["after"]) if o["resolution"]]
+    for outcome in outcomes:  # a manager's review or an exchange carries no amount
+        paid = outcome["resolution"] not in ("escalate", "exchange")
+        assert outcome["pays"] is paid and (outcome["amount"] is not None) is paid, outcome
+    assert any(not o["pays"] for o in outcomes)
+
+
+def test_the_rules_view_says_what_pays_what_is_a_fallback_and_how_to_deploy(
+    web_server: RunningServer,
+) -> None:
+    view = httpx.get(f"{web_server.url}/policy/rules", timeout=30).json()
+    grants = {
+        (p["name"], g["resolution"]): g["pays"] for p in view["policies"] for g in p["grants"]
+    }
+    assert (
+        grants[("defective_item", "full_refund")] and grants[("loyalty_goodwill", "store_credit")]
+    )
+    assert not grants[("defective_item", "exchange")] and not grants[("escalation", "escalate")]
+    fallbacks = [p["name"] for p in view["policies"] if p["fallback"]]
+    assert fallbacks == ["escalation"]
+    assert view["reload_enabled"] is False  # the test server runs without ADMIN_TOKEN
 
 
 def test_a_broken_paste_is_refused_with_located_issues(web_server: RunningServer) -> None:
