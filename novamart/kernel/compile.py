@@ -11,6 +11,11 @@ activation of ``none`` when a matching fact arrives later (hazard 3):
 
 Each rule's ``run`` names the fact its consequence asserts (``assert:{json}``), so the
 ruleset stays plain data and the host binds names to tiny closures.
+
+A condition the engine cannot test on the fact itself (an expression, or a kind tested more
+often than its alpha stack holds: novamart.kernel.limits) has no rules here: the kernel
+evaluates it and asserts its condition fact beside the facts (``condition_fact``), and the
+rules below reason over it like any other.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from novamart.kernel.conditions import FallbackTest, FieldTest
-from novamart.kernel.rulebook import Policy, Rulebook
+from novamart.kernel.limits import in_engine, python_kinds
+from novamart.kernel.rulebook import Condition, Policy, Rulebook
 
 PHASES = ("conclude", "fallback")
 CLOSE_PHASE = "close"
@@ -44,7 +50,7 @@ def compile_rulebook(
     rules: dict[str, dict[str, Any]] = {}
     fallback = next((p for p in rulebook.policies.values() if p.is_fallback), None)
     for policy in rulebook.policies.values():
-        for cond in policy.conditions:
+        for cond in engine_conditions(rulebook, policy):
             if isinstance(cond.test, FieldTest):
                 for status, test in (("pass", cond.test), ("fail", cond.test.negated())):
                     rules[f"{policy.name}.{cond.name}:{status}"] = {
@@ -76,6 +82,34 @@ def compile_rulebook(
             "run": SINK_ACTION,
         }
     return rules
+
+
+def engine_conditions(rulebook: Rulebook, policy: Policy) -> list[Condition]:
+    """The conditions of ``policy`` that the engine tests on the facts themselves."""
+    python = python_kinds(rulebook.policies)
+    return [c for c in policy.conditions if in_engine(c, python)]
+
+
+def kernel_conditions(rulebook: Rulebook) -> list[tuple[str, Condition]]:
+    """(policy, condition) for every condition the kernel evaluates and asserts the outcome
+    of: expressions, and the plain tests of kinds too wide for the engine."""
+    python = python_kinds(rulebook.policies)
+    return [
+        (p.name, c)
+        for p in rulebook.policies.values()
+        for c in p.conditions
+        if not in_engine(c, python) and not isinstance(c.test, FallbackTest)
+    ]
+
+
+def engine_fields(rulebook: Rulebook) -> dict[str, tuple[str, ...]]:
+    """Kind -> the fields the engine's own tests read (what a run is given of each fact)."""
+    fields: dict[str, dict[str, None]] = {}
+    for policy in rulebook.policies.values():
+        for cond in engine_conditions(rulebook, policy):
+            if isinstance(cond.test, FieldTest):
+                fields.setdefault(cond.test.kind, {})[cond.test.field] = None
+    return {kind: tuple(f) for kind, f in fields.items()}
 
 
 def ruleset_shape(rulebook: Rulebook) -> str:

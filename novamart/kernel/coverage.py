@@ -7,7 +7,9 @@ of item are counted, each located at its line in the rule file:
 - every condition, seen passing and seen failing (two items);
 - every grant, seen offered (the resolution is among the eligible ones);
 - every numeric threshold, tried at n-1, n and n+1 (one step: 1 for whole numbers,
-  0.01 for amounts of money).
+  0.01 for amounts of money);
+- every branch of an expression test (``and``, ``or``, ``if ... then``): each alternative of
+  an ``or`` seen holding, each part of an ``and`` seen failing, an ``if`` seen both ways.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel.conditions import FieldTest
+from novamart.kernel import expressions
+from novamart.kernel.conditions import ExprTest, FieldTest
 from novamart.kernel.examples import ExampleResult
 from novamart.kernel.facts import FactSchema
 from novamart.kernel.rulebook import Policy, Rulebook
 
-ItemKind = Literal["condition_pass", "condition_fail", "grant", "boundary"]
+ItemKind = Literal["condition_pass", "condition_fail", "grant", "boundary", "branch"]
 _NUMBER_OPS = ("<", "<=", ">", ">=", "==", "!=")
 
 
@@ -118,6 +121,15 @@ def _policy_items(
                 ]
                 description = f"{cond.name} at {cond.test.ref} = {_show(value)} ({label})"
                 items.append(item("boundary", cond.name, description, cond.line, by))
+        if isinstance(cond.test, ExprTest):
+            for node, wanted, label in branches(cond.test.expr):
+                by = [
+                    r.example.name
+                    for r in results
+                    if expressions.holds(node, r.example.facts.value) is wanted
+                ]
+                description = f"{cond.name}: {label}"
+                items.append(item("branch", cond.name, description, cond.line, by))
     for grant in policy.grants:
         by = [
             r.example.name
@@ -130,6 +142,23 @@ def _policy_items(
         description = f"grant of {grant.resolution} seen offered"
         items.append(item("grant", grant.resolution, description, grant.line, by))
     return items
+
+
+def branches(node: expressions.Expr) -> list[tuple[expressions.Expr, bool, str]]:
+    """(sub-test, outcome it should be seen with, what that shows) for every branch."""
+    out: list[tuple[expressions.Expr, bool, str]] = []
+    if isinstance(node, expressions.Logic):
+        wanted = node.op == "or"
+        seen = "seen holding" if wanted else "seen failing"
+        out += [(o, wanted, f"'{o}' {seen} ({node.op})") for o in node.operands]
+    elif isinstance(node, expressions.Implies):
+        out += [
+            (node.condition, False, f"'{node.condition}' seen false (nothing required)"),
+            (node.condition, True, f"'{node.condition}' seen true (then '{node.then}')"),
+        ]
+    for child in expressions.children(node):
+        out += branches(child)
+    return out
 
 
 def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:

@@ -24,11 +24,17 @@ from pydantic import (
     model_validator,
 )
 
-from novamart.kernel.draws import DrawSpec, draw_reference_problems
+from novamart.kernel.draws import ID_CHARACTERS, DrawSpec, draw_reference_problems
 
 FieldType = Literal["id", "integer", "number", "money", "bool", "choice"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=rf"^[{ID_CHARACTERS}]+$")]
+ChoiceValue = Annotated[
+    str, Field(min_length=1, max_length=64, pattern=r"^[^\s{}'\"](?:[^{}'\"\n]*[^\s{}'\"])?$")
+]
+"""A choice's value: a word, or words with spaces or brackets as real systems name statuses
+(``pending (item modified)``); no braces (reasons use them) nor quotes (tests quote such a
+value: ``order.status == 'pending (item modified)'``)."""
 NUMERIC: frozenset[str] = frozenset({"integer", "number", "money"})
 
 
@@ -41,7 +47,7 @@ class FieldSpec(_Spec):
 
     type: FieldType
     describe: str
-    values: tuple[Name, ...] | None = None
+    values: tuple[ChoiceValue, ...] | None = None
     range: tuple[float, float] | None = None
     unit: str | None = None
     default: bool | int | float | str | None = None

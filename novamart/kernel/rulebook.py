@@ -16,15 +16,19 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from novamart.kernel import limits, variants, wording, yaml_advice
+from novamart.kernel import expressions, limits, variants, wording, yaml_advice
 from novamart.kernel.conditions import (
+    FAILED,
     FALLBACK_TEST,
     LIMIT,
     ConditionSyntaxError,
+    ExprTest,
     FallbackTest,
     FieldTest,
+    Test,
     parse_test,
 )
+from novamart.kernel.expressions import Expr, ExpressionError
 from novamart.kernel.facts import Facts, FactSchema, load_schema
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
@@ -120,19 +124,23 @@ class Condition(BaseModel):
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     name: str
     text: str
-    test: FieldTest | FallbackTest
+    test: Test
     reason: str
     line: int | None = None
 
 
 class Amount(BaseModel):
-    """How much a grant is worth: a constant, a field, or a percentage by some field."""
+    """How much a grant is worth: a constant, a field, a percentage by some field, or an
+    expression over fields (``order.price - order.discount``, ``order.price * 10%``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     constant: float = 0
     field: str | None = None
     by: str | None = None
     percent: dict[str, float] = {}
+    expression: Expr | None = None
+    text: str | None = None
+    """The expression as written (for the handbook and explanations)."""
 
 
 class Grant(BaseModel):
@@ -188,6 +196,10 @@ class Rulebook(BaseModel):
             for cond in policy.conditions:
                 if isinstance(cond.test, FieldTest):
                     tested.setdefault(cond.test.kind, {})[cond.test.field] = None
+                elif isinstance(cond.test, ExprTest):
+                    for ref in cond.test.refs:
+                        kind, _, field = ref.partition(".")
+                        tested.setdefault(kind, {})[field] = None
         return {kind: tuple(fields) for kind, fields in tested.items()}
 
 
@@ -522,7 +534,7 @@ def _load_policy(
             continue
         for problem in _template_problems(c.reason, test, schema):
             issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
-        if isinstance(test, FieldTest):
+        if isinstance(test, FieldTest | ExprTest):
             for problem in wording.reason_problems(c.reason, test):
                 issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
         conditions.append(
@@ -573,7 +585,10 @@ def _load_policy(
             "use 'applies_when: all conditions hold'",
         )
     limits_by_name = {c.name: c.test.value for c in conditions if isinstance(c.test, FieldTest)}
-    stated = _stated_numbers(grants)
+    # an expression's numbers may be stated too (it has no single value to show in braces)
+    stated = _stated_numbers(grants) + [
+        n for c in conditions if isinstance(c.test, ExprTest) for n in c.test.numbers()
+    ]
     for problem in wording.clause_problems(spec.clause, limits_by_name, stated, unreadable):
         issues.add(doc, ("clause",), where, problem)
     return Policy(
@@ -618,14 +633,16 @@ def _stated_numbers(grants: list[Grant]) -> list[float]:
     return [
         number
         for g in grants
-        for number in (g.amount.constant, *g.amount.percent.values())
+        for number in (g.amount.constant, *g.amount.percent.values(), *_amount_numbers(g.amount))
         if number
     ]
 
 
-def _template_problems(
-    template: str, test: FieldTest | FallbackTest, schema: FactSchema
-) -> list[str]:
+def _amount_numbers(amount: Amount) -> list[float]:
+    return [] if amount.expression is None else ExprTest(amount.expression).numbers()
+
+
+def _template_problems(template: str, test: Test, schema: FactSchema) -> list[str]:
     problems = []
     for name in _PLACEHOLDER.findall(template):
         if isinstance(test, FallbackTest):
@@ -634,18 +651,33 @@ def _template_problems(
                     f"reason uses {{{name}}}; the fallback knows only {{other_policies}}"
                 )
             continue
-        if name == LIMIT:
+        if name == LIMIT and isinstance(test, ExprTest):
+            problems.append(
+                f"reason uses {{{LIMIT}}}, but an expression test has no single value it "
+                f"compares with; write the fields ({{{test.refs[0]}}}) or {{{FAILED}}}, which "
+                "names the part of the test that failed"
+            )
+            continue
+        if name in (LIMIT, FAILED):
             continue
         if schema.field(*name.partition(".")[::2]) is None:
-            problems.append(f"reason uses unknown fact field {{{name}}}")
+            problems.append(f"reason uses unknown fact field {{{name}}}{_known(name, schema)}")
     return problems
+
+
+def _known(ref: str, schema: FactSchema) -> str:
+    """The fields an analyst may have meant: of the kind named, or the kinds there are."""
+    kind = ref.partition(".")[0]
+    if kind in schema.kinds:
+        return f" (known: {', '.join(f'{kind}.{f}' for f in schema.kinds[kind].fields)})"
+    return f" (fact kinds: {', '.join(schema.kinds)})"
 
 
 def _numeric_field(ref: str, schema: FactSchema) -> str | None:
     """Why ``ref`` cannot be an amount, or None when it is a numeric fact field."""
     spec = schema.field(*ref.partition(".")[::2])
     if spec is None:
-        return f"unknown fact field {ref!r}"
+        return f"unknown fact field {ref!r}{_known(ref, schema)}"
     if spec.python_type not in (int, float):
         return f"{ref} is not a number"
     return None
@@ -664,10 +696,12 @@ def _amount(
         return Amount(constant=float(raw))
     if schema is None:  # nothing can be checked without the fact declaration
         return Amount(field=raw) if isinstance(raw, str) else Amount(field=raw.percent_of)
+    if isinstance(raw, str) and not _REF.match(raw.strip()):
+        return _expression_amount(raw, schema, doc, path, where, issues)
     if isinstance(raw, str):
-        if problem := _numeric_field(raw, schema):
+        if problem := _numeric_field(raw.strip(), schema):
             issues.add(doc, path, where, f"amount: {problem}")
-        return Amount(field=raw)
+        return Amount(field=raw.strip())
     if problem := _numeric_field(raw.percent_of, schema):
         issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
     by = schema.field(*raw.by.partition(".")[::2])
@@ -698,6 +732,27 @@ def _amount(
             f"amount: no percent given for {raw.by} {', '.join(missing)}",
         )
     return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+
+
+_REF = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+
+
+def _expression_amount(
+    raw: str, schema: FactSchema, doc: _Located, path: tuple, where: str, issues: _Collector
+) -> Amount:
+    """An amount written as arithmetic over fields: it must read, and be a number."""
+    text = " ".join(raw.split())
+    try:
+        node = expressions.parse(text, schema)
+        kind = expressions.check(node, schema)
+    except ExpressionError as e:
+        issues.add(doc, path, where, f"amount: {e}")
+        return Amount(text=text)
+    if kind != expressions.NUMBER:
+        issues.add(
+            doc, path, where, f"amount: {text!r} is {expressions.a_type(kind)}, not a number"
+        )
+    return Amount(expression=node, text=text)
 
 
 def _values_allowed(conditions: list[Condition], ref: str) -> set | None:

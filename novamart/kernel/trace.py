@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel.conditions import FALLBACK_TEST, FieldTest
+from novamart.kernel.conditions import FALLBACK_TEST, ExprTest, FieldTest
 from novamart.kernel.decision import (
     ConditionResult,
     ConditionStatus,
@@ -140,6 +140,18 @@ def _condition_trace(
         return ConditionTrace(
             **common, test=OVERRIDE_TEST, fact=None, observed=None, source=None, line=None
         )
+    if isinstance(written.test, ExprTest):  # every field it reads, with its value and source
+        seen = {r: facts.value(*r.split(".")) for r in written.test.refs}
+        known = [r for r, v in seen.items() if v is not None]
+        return ConditionTrace(
+            **common,
+            test=written.text,
+            fact=", ".join(written.test.refs),
+            observed=seen,
+            source=", ".join(dict.fromkeys(s for r in known if (s := sources.get(r.split(".")[0]))))
+            or None,
+            line=written.line,
+        )
     if not isinstance(written.test, FieldTest):
         return ConditionTrace(
             **common, test=FALLBACK_TEST, fact=None, observed=None, source=None, line=written.line
@@ -218,7 +230,7 @@ def _obstacles(why: PolicyWhy) -> str:
 
 
 def _failure(c: ConditionTrace) -> str:
-    if c.fact is None:
+    if c.fact is None or isinstance(c.observed, dict):
         return f"{c.name} ({c.reason})"
     source = f" from {c.source}" if c.source else ""
     return f"{c.name} needs {c.test}, observed {_plain(c.observed)}{source}"
