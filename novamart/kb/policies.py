@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from novamart.kb.article import Article
 from novamart.kernel import expressions as ex
-from novamart.kernel.conditions import ExprTest, FieldTest
+from novamart.kernel.conditions import ExprTest, FieldTest, ScopeTest
 from novamart.kernel.rulebook import Amount, Policy, Rulebook
 
 _OPS = {
@@ -89,8 +89,23 @@ def describe_expression(node: ex.Expr) -> str:
         return ("either " if node.op == "or" else "") + f" {node.op} ".join(parts)
     if isinstance(node, ex.Not):
         return f"it is not the case that {describe_expression(node.operand)}"
+    if isinstance(node, ex.Quantified):
+        return _describe_quantified(node)
     assert isinstance(node, ex.Implies)
     return f"if {describe_expression(node.condition)}, then {describe_expression(node.then)}"
+
+
+def _describe_quantified(node: ex.Quantified) -> str:
+    kind = node.kind.replace("_", " ")
+    where = f" where {describe_expression(node.where)}" if node.where is not None else ""
+    if node.op == "count":
+        return f"the number of {kind}s{where}"
+    if node.op == "sum":
+        assert node.body is not None
+        return f"the total of {describe_expression(node.body)} over the {kind}s{where}"
+    assert node.body is not None
+    every = "every" if node.op == "all" else "some"
+    return f"for {every} {kind}{where}: {describe_expression(node.body)}"
 
 
 def describe_condition(test: object) -> str:
@@ -118,7 +133,11 @@ def describe_amount(amount: Amount) -> str:
 
 def render_policy(policy: Policy, rulebook: Rulebook, questions: list[str]) -> Article:
     """The help-centre article of one policy."""
-    conditions = "\n".join(f"- {describe_condition(c.test)}" for c in policy.conditions)
+    conditions = "\n".join(
+        f"- {describe_condition(c.test)}"
+        for c in policy.conditions
+        if not isinstance(c.test, ScopeTest)
+    )
     grants = "\n".join(
         f"- {g.resolution.replace('_', ' ')}: {rulebook.resolutions[g.resolution].description} "
         f"Amount: {describe_amount(g.amount)}."
@@ -126,6 +145,8 @@ def render_policy(policy: Policy, rulebook: Rulebook, questions: list[str]) -> A
     )
     title = policy.name.replace("_", " ").capitalize() + " policy"
     when = "any of these holds" if policy.any_condition else "all of these hold"
+    if policy.for_each:
+        when = f"{when}, decided for each {policy.for_each.replace('_', ' ')} on its own"
     body = f"{policy.clause}\n\nThis applies when {when}:\n{conditions}\n\n"
     body += f"What you can get:\n{grants}\n"
     if policy.overrides:

@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from novamart.kernel import expressions
-from novamart.kernel.expressions import Compare, Const, Expr, ExpressionError, Ref
+from novamart.kernel.expressions import Compare, Const, Expr, ExpressionError, Quantified, Ref
 from novamart.kernel.facts import FactSchema, FieldSpec
 
 FALLBACK_TEST = "no other policy applies"
@@ -85,7 +85,18 @@ class ExprTest:
 
     @property
     def kinds(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(r.partition(".")[0] for r in self.refs))
+        """The fact kinds it reads, fields or whole collections, in the order written."""
+        quantified = [n.kind for n in expressions.walk(self.expr) if isinstance(n, Quantified)]
+        return tuple(dict.fromkeys([*quantified, *(r.partition(".")[0] for r in self.refs)]))
+
+    def waiting_on(self, facts: Any) -> tuple[str, str]:
+        """The kind, and the field or collection, of the first value it still waits for."""
+        for node in expressions.walk(self.expr):
+            if isinstance(node, Quantified) and facts.collection(node.kind) is None:
+                return node.kind, f"the {node.kind} facts"
+            if isinstance(node, Ref) and facts.value(node.kind, node.field) is None:
+                return node.kind, node.ref
+        return self.kinds[0], self.refs[0] if self.refs else self.kinds[0]
 
     def holds(self, lookup: expressions.Lookup) -> bool | None:
         return expressions.holds(self.expr, lookup)
@@ -106,11 +117,37 @@ def _constants(node: Expr) -> list[float]:
 
 
 @dataclass(frozen=True)
+class ScopeTest:
+    """Whether a decision is the one a policy speaks in: per member of collection ``kind``
+    (``for_each: item``), or, with ``kind`` None, for the whole case. Added by the loader to
+    every policy of a rulebook that decides some policy per item; the kernel evaluates it."""
+
+    kind: str | None
+
+    def holds(self, facts: Any) -> bool | None:
+        """A case policy: whether nothing is in focus. A per-item policy: True with its kind
+        in focus, else unknown (the case's decision leaves it to the items' decisions)."""
+        focus = facts.in_focus()
+        if self.kind is None:
+            return not focus
+        return True if self.kind in focus else None
+
+    def reason(self, collections: tuple[str, ...]) -> str:
+        if self.kind is not None:
+            return f"decided per {self.kind}: see the decision of each {self.kind}"
+        return f"this policy decides the whole case, not one {' or '.join(collections)}"
+
+
+SCOPE = "scope"
+"""The name of the implicit condition a ScopeTest is."""
+
+
+@dataclass(frozen=True)
 class FallbackTest:
     """Passes only when every other policy has been decided and none grants anything."""
 
 
-Test = FieldTest | ExprTest | FallbackTest
+Test = FieldTest | ExprTest | ScopeTest | FallbackTest
 
 
 def parse_test(text: str, schema: FactSchema) -> Test:

@@ -24,15 +24,22 @@ from typing import Any
 from novamart.kernel import expressions, variants
 from novamart.kernel.compile import (
     compile_rulebook,
-    condition_fact,
     derived_fact_ids,
     engine_conditions,
     engine_fields,
     kernel_conditions,
+    outcome_fact,
     ruleset_name,
     ruleset_shape,
 )
-from novamart.kernel.conditions import FAILED, LIMIT, ExprTest, FallbackTest, FieldTest
+from novamart.kernel.conditions import (
+    FAILED,
+    LIMIT,
+    ExprTest,
+    FallbackTest,
+    FieldTest,
+    ScopeTest,
+)
 from novamart.kernel.decision import (
     ConditionResult,
     ConditionStatus,
@@ -161,11 +168,16 @@ class CompiledRulebook:
 
     def _run(self, tested: dict[str, dict[str, Any]], decided: tuple = ()) -> Derived:
         """An engine run on the facts the engine tests, and the outcomes of the conditions
-        the kernel evaluated, asserted as condition facts beside them."""
-        derived = self.runner.run(tested, [condition_fact(*outcome) for outcome in decided])
+        the kernel evaluated, asserted beside them as one outcome fact per policy."""
+        by_policy: dict[str, dict[str, str]] = {}
+        for policy, name, status in decided:
+            by_policy.setdefault(policy, {})[name] = status
+        outcomes = [outcome_fact(policy, told) for policy, told in by_policy.items()]
+        derived = self.runner.run(tested, outcomes)
         statuses = {
             (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
         }
+        statuses |= {(policy, name): status for policy, name, status in decided}
         granted = frozenset(f["policy"] for f in derived if f["kind"] == "grant")
         open_ = frozenset(f["policy"] for f in derived if f["kind"] == "open")
         return statuses, granted, open_
@@ -224,10 +236,10 @@ class CompiledRulebook:
         return _condition(name, "unknown", f"waiting on {' and '.join(waiting)}", tool)
 
 
-def _holds(test: FieldTest | ExprTest, facts: Facts) -> bool | None:
+def _holds(test: FieldTest | ExprTest | ScopeTest, facts: Facts) -> bool | None:
     """A kernel-evaluated condition's outcome on ``facts`` (None: cannot be told yet)."""
-    if isinstance(test, ExprTest):
-        return test.holds(facts.value)
+    if isinstance(test, ExprTest | ScopeTest):
+        return test.holds(facts)
     value = facts.value(test.kind, test.field)
     return None if value is None else test.holds(value)
 
@@ -247,9 +259,11 @@ def _field_result(
     cond: Condition, status: str | None, facts: Facts, schema: FactSchema
 ) -> ConditionResult:
     name, test = cond.name, cond.test
-    assert isinstance(test, FieldTest | ExprTest)
     if status == "pass":
         return _condition(name, "pass", None, None)
+    if isinstance(test, ScopeTest):  # a case policy in an item's decision, or the reverse
+        return _condition(name, "fail" if status == "fail" else "unknown", cond.reason, None)
+    assert isinstance(test, FieldTest | ExprTest)
     if status == "fail":
         return _condition(name, "fail", render(cond.reason, facts, test), None)
     kind, ref = _first_unknown(test, facts)
@@ -262,11 +276,7 @@ def _first_unknown(test: FieldTest | ExprTest, facts: Facts) -> tuple[str, str]:
     """The kind and field of the first value a test still waits for."""
     if isinstance(test, FieldTest):
         return test.kind, test.ref
-    for ref in test.refs:
-        kind, _, field = ref.partition(".")
-        if facts.value(kind, field) is None:
-            return kind, ref
-    return test.kinds[0], test.refs[0]
+    return test.waiting_on(facts)
 
 
 def _policy_status(conditions: list[ConditionResult], any_condition: bool) -> str:
@@ -310,7 +320,7 @@ def render(template: str, facts: Facts, test: FieldTest | ExprTest | None = None
 def failed_part(test: FieldTest | ExprTest, facts: Facts) -> str:
     """What failed in a failed test, with the values it saw."""
     if isinstance(test, ExprTest):
-        return test.failure(facts.value)
+        return test.failure(facts)
     observed = facts.value(test.kind, test.field)
     return f"{test.ref} {plain(observed)} is not {test.op} {plain(test.value)}"
 
@@ -320,7 +330,7 @@ def grant_amount(rule: Amount, facts: Facts) -> float | None:
     it divides by zero: what cannot be computed is not granted an amount)."""
     if rule.expression is not None:
         try:
-            value = expressions.value_of(rule.expression, facts.value)
+            value = expressions.value_of(rule.expression, facts)
         except ZeroDivisionError:
             return None
         return None if value is None else cents(value)

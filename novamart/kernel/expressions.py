@@ -5,6 +5,9 @@
     order.status in [delivered, 'pending (item modified)'] and not order.opened
     if payment.method == gift_card then payment.balance >= order.price * 10%
     (order.price - order.discount) * 50%                     (an amount)
+    all item where item.requested: item.status == delivered  (over a collection)
+    any item: item.opened        count(item where item.opened) >= 2
+    sum(item.price where item.requested)                     (an amount)
 
 A test written as one field compared with one literal stays a ``FieldTest`` (the engine tests
 it on the fact itself); anything else parses to the tree below, type-checked against the fact
@@ -19,16 +22,25 @@ has not been called) unless the known part already decides it (``false and ...``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, DivisionByZero, InvalidOperation
-from typing import Any, Union
+from typing import Any, Protocol, Union
 
 from novamart.kernel.facts import FactSchema
 
 Value = Any
-Lookup = Callable[[str, str], Value]
-"""(kind, field) -> the observed value, or None while unknown."""
+
+
+class Env(Protocol):
+    """What an expression reads: fields, and the facts of a collection (Facts is one)."""
+
+    def value(self, kind: str, field: str) -> Value: ...
+
+    def collection(self, kind: str) -> tuple[Mapping[str, Value], ...] | None: ...
+
+
+Lookup = Env
 
 NUMBER, TEXT, BOOL = "number", "text", "true/false"
 
@@ -116,13 +128,38 @@ class Implies:
         return f"if {self.condition} then {self.then}"
 
 
-Expr = Union[Ref, Const, Arith, Neg, Compare, Logic, Not, Implies]  # noqa: UP007
+@dataclass(frozen=True)
+class Quantified:
+    """``all``/``any`` member of a collection holds ``body``; ``count`` of the members, or
+    ``sum`` of ``body`` over them; ``where`` selects the members first."""
+
+    op: str  # all, any, count, sum
+    kind: str
+    key: str  # the collection's identifier field, to name a member that failed
+    where: Expr | None
+    body: Expr | None  # all/any: a condition; sum: the summed value; count: None
+
+    def __str__(self) -> str:
+        where = f" where {self.where}" if self.where is not None else ""
+        if self.op == "count":
+            return f"count({self.kind}{where})"
+        if self.op == "sum":
+            return f"sum({self.body}{where})"
+        return f"{self.op} {self.kind}{where}: {self.body}"
+
+
+Expr = Union[Ref, Const, Arith, Neg, Compare, Logic, Not, Implies, Quantified]  # noqa: UP007
 _BINDING = {"or": 1, "and": 2, "not": 3, "+": 5, "-": 5, "*": 6, "/": 6}
 
 
 def _wrap(node: Expr, outer: str, right: bool = False) -> str:
     """``node`` as text, in parentheses where the operator around it binds tighter."""
-    inner = {Arith: lambda n: n.op, Logic: lambda n: n.op, Implies: lambda n: "if"}
+    inner = {
+        Arith: lambda n: n.op,
+        Logic: lambda n: n.op,
+        Implies: lambda n: "if",
+        Quantified: lambda n: "if" if n.op in ("all", "any") else None,
+    }
     op = inner.get(type(node), lambda n: None)(node)
     if op is None:
         return str(node)
@@ -141,7 +178,16 @@ def children(node: Expr) -> tuple[Expr, ...]:
         return node.operands
     if isinstance(node, Implies):
         return (node.condition, node.then)
+    if isinstance(node, Quantified):
+        return tuple(n for n in (node.where, node.body) if n is not None)
     return ()
+
+
+def walk(node: Expr) -> Iterator[Expr]:
+    """``node`` and every node under it, depth first, left to right."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
 
 
 def refs(node: Expr) -> Iterator[Ref]:
@@ -158,13 +204,14 @@ _TOKEN = re.compile(
     r"""\s*(?:
       (?P<number>\d+(?:\.\d+)?%?)(?![\w#])
     | (?P<quoted>'[^']*'|"[^"]*")
-    | (?P<op>==|!=|<=|>=|<|>|\+|-|\*|/|\(|\)|\[|\]|,)
-    | (?P<word>[A-Za-z0-9_#][A-Za-z0-9_.:#-]*)
+    | (?P<op>==|!=|<=|>=|<|>|\+|-|\*|/|\(|\)|\[|\]|,|:)
+    | (?P<word>[A-Za-z0-9_#](?:[A-Za-z0-9_.:#-]*[A-Za-z0-9_.#-])?)
     )""",
     re.VERBOSE,
 )
 _REF = re.compile(r"^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)")
-_KEYWORDS = frozenset({"and", "or", "not", "in", "if", "then"})
+_KEYWORDS = frozenset({"and", "or", "not", "in", "if", "then", "all", "any", "where"})
+_FUNCTIONS = ("count", "sum")
 
 
 @dataclass(frozen=True)
@@ -209,8 +256,9 @@ def _tokens(text: str, kinds: frozenset[str]) -> list[_Token]:
 class _Parser:
     """Recursive descent, loosest first: if/then, or, and, not, comparison, + -, * /, unary."""
 
-    def __init__(self, text: str, kinds: frozenset[str]):
-        self.tokens = _tokens(text, kinds)
+    def __init__(self, text: str, schema: FactSchema):
+        self.schema = schema
+        self.tokens = _tokens(text, frozenset(schema.kinds))
         self.at = 0
 
     def peek(self, *texts: str) -> bool:
@@ -260,7 +308,50 @@ class _Parser:
         if self.peek("not"):
             self.take()
             return Not(self.negation())
+        if self.peek("all", "any"):
+            op = self.take().text
+            kind = self.collection()
+            where = self.selection()
+            self.expect(":")
+            return Quantified(op, kind, self.key(kind), where, self.disjunction())
         return self.comparison()
+
+    def collection(self) -> str:
+        token = self.take()
+        if token.kind != "word" or token.text not in self.schema.kinds:
+            found = token.text or "the end"
+            raise ExpressionError(
+                f"expected a fact kind to quantify over ({', '.join(self.schema.kinds)}), "
+                f"found {found!r}"
+            )
+        return token.text
+
+    def selection(self) -> Expr | None:
+        if not self.peek("where"):
+            return None
+        self.take()
+        return self.disjunction()
+
+    def key(self, kind: str) -> str:
+        return self.schema.kinds[kind].id_field
+
+    def function(self, name: str) -> Quantified:
+        """count(kind [where ...]), or sum(expression [where ...]) over the collection its
+        first field names (sum(item.new_price - item.price where ...))."""
+        self.expect("(")
+        if name == "count":
+            kind, body = self.collection(), None
+        else:
+            body = self.sum()
+            first = next(refs(body), None)
+            if first is None:
+                raise ExpressionError(
+                    f"sum needs fields of a collection to add up, like item.price; got '{body}'"
+                )
+            kind = first.kind
+        where = self.selection()
+        self.expect(")")
+        return Quantified(name, kind, self.key(kind), where, body)
 
     def comparison(self) -> Expr:
         left = self.sum()
@@ -333,6 +424,8 @@ class _Parser:
             return Const(_number(token.text), token.text)
         if token.kind == "quoted":
             return Const(token.text[1:-1], token.text)
+        if token.kind == "word" and token.text in _FUNCTIONS and self.peek("("):
+            return self.function(token.text)
         if token.kind == "word":
             if token.text in ("true", "false"):
                 return Const(token.text == "true", token.text)
@@ -352,7 +445,7 @@ def is_number(value: Value) -> bool:
 
 def parse(text: str, schema: FactSchema) -> Expr:
     """The tree of ``text`` (names checked against ``schema`` by ``check``)."""
-    return _Parser(text, frozenset(schema.kinds)).whole()
+    return _Parser(text, schema).whole()
 
 
 # ---- type checking -------------------------------------------------------------------------
@@ -385,6 +478,8 @@ def check(node: Expr, schema: FactSchema) -> str:
     if isinstance(node, Compare):
         _check_compare(node, schema)
         return BOOL
+    if isinstance(node, Quantified):
+        return _check_quantified(node, schema)
     parts = (
         node.operands
         if isinstance(node, Logic)
@@ -397,6 +492,25 @@ def check(node: Expr, schema: FactSchema) -> str:
         if (kind := check(part, schema)) != BOOL:
             raise ExpressionError(f"'{word}' joins conditions, but '{part}' is {a_type(kind)}")
     return BOOL
+
+
+def _check_quantified(node: Quantified, schema: FactSchema) -> str:
+    if not schema.kinds[node.kind].many:
+        raise ExpressionError(
+            f"'{node}' quantifies over {node.kind}, which is one fact, not a collection; "
+            f"declare it with many: true in facts.yaml, or test {node.kind}'s fields directly"
+        )
+    for part, what in (
+        (node.where, "where"),
+        (node.body if node.op in ("all", "any") else None, ":"),
+    ):
+        if part is not None and (kind := check(part, schema)) != BOOL:
+            raise ExpressionError(f"'{what}' takes a condition, but '{part}' is {a_type(kind)}")
+    if node.op == "sum":
+        assert node.body is not None
+        if (kind := check(node.body, schema)) != NUMBER:
+            raise ExpressionError(f"sum adds up numbers, but '{node.body}' is {a_type(kind)}")
+    return BOOL if node.op in ("all", "any") else NUMBER
 
 
 def _check_compare(node: Compare, schema: FactSchema) -> None:
@@ -452,7 +566,7 @@ def value_of(node: Expr, lookup: Lookup) -> Value:
 
 def _value(node: Expr, lookup: Lookup) -> Value:
     if isinstance(node, Ref):
-        observed = lookup(node.kind, node.field)
+        observed = lookup.value(node.kind, node.field)
         if observed is None:
             raise _Unknown
         return _decimal(observed)
@@ -462,6 +576,8 @@ def _value(node: Expr, lookup: Lookup) -> Value:
         return _decimal(node.value)
     if isinstance(node, Neg):
         return -_value(node.operand, lookup)
+    if isinstance(node, Quantified):
+        return _aggregate(node, lookup)
     if isinstance(node, Arith):
         a, b = _value(node.left, lookup), _value(node.right, lookup)
         try:
@@ -469,6 +585,54 @@ def _value(node: Expr, lookup: Lookup) -> Value:
         except (DivisionByZero, InvalidOperation):
             raise ZeroDivisionError(f"{node} divides by zero") from None
     raise TypeError(f"not a value: {node}")
+
+
+class _Bound:
+    """An environment with one member of a collection bound to its kind's name."""
+
+    def __init__(self, outer: Env, kind: str, member: Mapping[str, Value]):
+        self.outer, self.kind, self.member = outer, kind, member
+
+    def value(self, kind: str, field: str) -> Value:
+        return self.member.get(field) if kind == self.kind else self.outer.value(kind, field)
+
+    def collection(self, kind: str) -> tuple[Mapping[str, Value], ...] | None:
+        return self.outer.collection(kind)
+
+
+def _members(node: Quantified, env: Env) -> list[tuple[bool | None, _Bound]]:
+    """(whether ``where`` selects it, the member bound) for each member; _Unknown while the
+    collection itself is not known."""
+    members = env.collection(node.kind)
+    if members is None:
+        raise _Unknown
+    bound = [_Bound(env, node.kind, m) for m in members]
+    return [(True if node.where is None else holds(node.where, b), b) for b in bound]
+
+
+def _aggregate(node: Quantified, env: Env) -> Value:
+    """count or sum: unknown while any member's selection or summed value is."""
+    total = Decimal(0)
+    for selected, member in _members(node, env):
+        if selected is None:
+            raise _Unknown
+        if selected:
+            total += 1 if node.op == "count" else _value(node.body, member)  # type: ignore[arg-type]
+    return total
+
+
+def _quantify(node: Quantified, env: Env) -> bool | None:
+    assert node.body is not None
+    body = node.body
+    try:
+        members = _members(node, env)
+    except _Unknown:
+        return None
+    if node.op == "all":  # every selected member holds: (not selected) or body
+        return _and(
+            [lambda s=s, m=m: _or([lambda: _not(s), lambda: holds(body, m)]) for s, m in members]
+        )
+    return _or([lambda s=s, m=m: _and([lambda: s, lambda: holds(body, m)]) for s, m in members])
 
 
 def _decimal(value: Value) -> Value:
@@ -489,8 +653,10 @@ def holds(node: Expr, lookup: Lookup) -> bool | None:
         except ZeroDivisionError:
             return False
         return _compare(node.op, a, b)
+    if isinstance(node, Quantified):
+        return _quantify(node, lookup)
     if isinstance(node, Ref):  # a true/false field on its own
-        observed = lookup(node.kind, node.field)
+        observed = lookup.value(node.kind, node.field)
         return None if observed is None else bool(observed)
     if isinstance(node, Const):
         return bool(node.value)
@@ -559,6 +725,8 @@ def failure(node: Expr, lookup: Lookup) -> str:
         return shown if isinstance(node.operand, Ref) else f"{shown} holds"
     if isinstance(node, Ref):
         return f"{node} is false"
+    if isinstance(node, Quantified):
+        return _quantified_failure(node, lookup)
     assert isinstance(node, Compare)
     try:
         a, b = _value(node.left, lookup), _value(node.right, lookup)
@@ -567,6 +735,20 @@ def failure(node: Expr, lookup: Lookup) -> str:
     left = _seen(node.left, a)
     right = _seen(node.right, b)
     return f"{left} is not {node.op} {right}"
+
+
+def _quantified_failure(node: Quantified, env: Env) -> str:
+    """'all': each selected member that fails, named by its id; 'any': that none holds."""
+    if node.op == "any":
+        where = f" where {node.where}" if node.where is not None else ""
+        return f"no {node.kind}{where} has {node.body}"
+    assert node.body is not None
+    failed = [
+        f"{node.kind} {m.member.get(node.key)}: {failure(node.body, m)}"
+        for selected, m in _members(node, env)
+        if selected and holds(node.body, m) is False
+    ]
+    return "; ".join(failed)
 
 
 def _shown(node: Expr, lookup: Lookup) -> str:

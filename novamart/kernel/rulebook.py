@@ -21,10 +21,12 @@ from novamart.kernel.conditions import (
     FAILED,
     FALLBACK_TEST,
     LIMIT,
+    SCOPE,
     ConditionSyntaxError,
     ExprTest,
     FallbackTest,
     FieldTest,
+    ScopeTest,
     Test,
     parse_test,
 )
@@ -110,6 +112,8 @@ class PolicyFile(_Spec):
     clause: str
     applies_when: Literal["all conditions hold", "any condition holds"] = "all conditions hold"
     overrides: bool = False
+    for_each: Name | None = None
+    """A collection kind: the policy decides each of its members (an order's items) apart."""
     conditions: Annotated[list[ConditionSpec], Field(min_length=1)]
     grants: Annotated[list[GrantSpec], Field(min_length=1)]
     examples: list[ExampleSpec] = []
@@ -171,6 +175,7 @@ class Policy(BaseModel):
     grants: list[Grant]
     any_condition: bool = False  # applies when any condition holds, not all of them
     overrides: bool = False  # when it applies, its grants are the only ones offered
+    for_each: str | None = None  # decided per member of this collection kind
     vary: dict[str, tuple[float, float]] = {}  # what policy variants may move, within bounds
 
     @property
@@ -330,6 +335,7 @@ def load_rulebook(
     if not policies and not issues.issues:
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
+    policies = _scoped(policies, issues)
     limits.check(policies, issues)
     # with the facts or the catalogue broken, conditions and grants were left out: a vary
     # entry naming them is not wrong, and the broken file's own issue says what is
@@ -508,6 +514,17 @@ def _load_policy(
         issues.broken_policies.add(str(doc.data["policy"]))
         return None
     where = f"policy {spec.policy}"
+    if spec.for_each is not None and schema is not None:
+        kind = schema.kinds.get(spec.for_each)
+        if kind is None or not kind.many:
+            collections = [k for k, s in schema.kinds.items() if s.many]
+            issues.add(
+                doc,
+                ("for_each",),
+                where,
+                f"for_each: {spec.for_each!r} is not a collection kind (many: true in "
+                f"facts.yaml; collections: {', '.join(collections) or 'none'})",
+            )
     if spec.policy in known:
         issues.add(
             doc,
@@ -599,6 +616,7 @@ def _load_policy(
         grants=grants,
         any_condition=any_condition,
         overrides=spec.overrides,
+        for_each=spec.for_each,
         # a condition whose test is at fault is reported once, not again by its vary entry
         vary={k: v for k, v in spec.vary.items() if k not in seen - {c.name for c in conditions}},
     )
@@ -766,6 +784,33 @@ def _values_allowed(conditions: list[Condition], ref: str) -> set | None:
     return None
 
 
+def _scoped(policies: dict[str, Policy], issues: _Collector) -> dict[str, Policy]:
+    """When some policy decides per item, every policy says in which decision it speaks: a
+    ``scope`` condition (per item, or the whole case) joins its own, so a per-item policy is
+    no verdict on the case and a case policy no verdict on an item. Rulebooks without
+    ``for_each`` are left exactly as written."""
+    collections = tuple(dict.fromkeys(p.for_each for p in policies.values() if p.for_each))
+    if not collections:
+        return policies
+    scoped = {}
+    for name, policy in policies.items():
+        if policy.any_condition:
+            issues.add(
+                policy.file,
+                (),
+                f"policy {name}",
+                f"'applies_when: any condition holds' cannot be used in a rulebook that decides "
+                f"per item (for_each: {collections[0]}): join the alternatives with 'or' in one "
+                "condition",
+            )
+        test = ScopeTest(policy.for_each)
+        scope = Condition(
+            name=SCOPE, text=SCOPE, test=test, reason=test.reason(collections), line=None
+        )
+        scoped[name] = policy.model_copy(update={"conditions": [*policy.conditions, scope]})
+    return scoped
+
+
 def _check_fallbacks(policies: dict[str, Policy], issues: _Collector) -> None:
     fallbacks = [p for p in policies.values() if p.is_fallback]
     for p in fallbacks[1:]:
@@ -826,6 +871,21 @@ def _expect_problem(
 ) -> str | None:
     """What is wrong with one expectation; nothing when it names what a broken file would
     have defined (that file's own issue says what is wrong)."""
+    if key.startswith("each_"):  # per item: each_item: {<id>: {optimal: ..., <policy>: ...}}
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+            return f"{key}: expected a mapping of ids to expectations, got {value!r}"
+        problems = []
+        for item, expects in value.items():
+            for k, v in expects.items():
+                nested = "per item, expect optimal, amount or a policy's verdict"
+                problem = (
+                    nested
+                    if k.startswith("each_")
+                    else _expect_problem(k, v, catalogue, policies, issues)
+                )
+                if problem:
+                    problems.append(f"{key}.{item}.{problem}")
+        return "; ".join(problems) or None
     if key == "optimal":
         if value != "none" and value not in catalogue and not issues.catalogue_broken:
             return f"optimal: unknown resolution {value!r} (or 'none')"
@@ -836,5 +896,8 @@ def _expect_problem(
         if value not in _VERDICTS:
             return f"{key}: expected one of {', '.join(_VERDICTS)}, got {value!r}"
     elif key not in issues.broken_policies:
-        return f"unknown expectation {key!r} (use optimal, amount, or a policy name)"
+        return (
+            f"unknown expectation {key!r} (use optimal, amount, a policy name, or "
+            "each_<collection> for expectations per item)"
+        )
     return None

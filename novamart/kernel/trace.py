@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel.conditions import FALLBACK_TEST, ExprTest, FieldTest
+from novamart.kernel import expressions
+from novamart.kernel.conditions import FALLBACK_TEST, ExprTest, FieldTest, ScopeTest
 from novamart.kernel.decision import (
     ConditionResult,
     ConditionStatus,
@@ -140,17 +141,20 @@ def _condition_trace(
         return ConditionTrace(
             **common, test=OVERRIDE_TEST, fact=None, observed=None, source=None, line=None
         )
-    if isinstance(written.test, ExprTest):  # every field it reads, with its value and source
-        seen = {r: facts.value(*r.split(".")) for r in written.test.refs}
-        known = [r for r, v in seen.items() if v is not None]
+    if isinstance(written.test, ExprTest):
+        seen = _expression_reads(written.test, facts)
+        known = [r.split(".")[0].removeprefix("count(").rstrip(")") for r in seen]
         return ConditionTrace(
             **common,
             test=written.text,
-            fact=", ".join(written.test.refs),
+            fact=", ".join(seen),
             observed=seen,
-            source=", ".join(dict.fromkeys(s for r in known if (s := sources.get(r.split(".")[0]))))
-            or None,
+            source=", ".join(dict.fromkeys(s for k in known if (s := sources.get(k)))) or None,
             line=written.line,
+        )
+    if isinstance(written.test, ScopeTest):
+        return ConditionTrace(
+            **common, test=written.text, fact=None, observed=None, source=None, line=written.line
         )
     if not isinstance(written.test, FieldTest):
         return ConditionTrace(
@@ -166,6 +170,25 @@ def _condition_trace(
         source=sources.get(test.kind) if observed is not None else None,
         line=written.line,
     )
+
+
+def _expression_reads(test: ExprTest, facts: Facts) -> dict[str, Any]:
+    """What an expression read: each field outside a quantifier with its value, and for
+    each collection it quantifies over, how many facts it holds (None while unknown)."""
+    seen: dict[str, Any] = {}
+
+    def visit(node: expressions.Expr) -> None:
+        if isinstance(node, expressions.Quantified):
+            members = facts.collection(node.kind)
+            seen[f"count({node.kind})"] = None if members is None else len(members)
+            return  # the fields inside speak of each member in turn
+        if isinstance(node, expressions.Ref):
+            seen[node.ref] = facts.value(node.kind, node.field)
+        for child in expressions.children(node):
+            visit(child)
+
+    visit(test.expr)
+    return seen
 
 
 def why_not(
