@@ -65,9 +65,7 @@ def typical(i: int) -> Facts:
     )
 
 
-def timed(
-    decide: Callable[[Facts], Decision], facts: list[Facts], cold: bool = False
-) -> list[float]:
+def timed(decide: Callable[[Facts], object], facts: list[Facts], cold: bool = False) -> list[float]:
     """Seconds per call, one clock reading around each call; ``cold``: the memo of engine
     runs emptied before each (outside the clock)."""
     times = []
@@ -175,8 +173,8 @@ def language_rows(calls: int) -> list[tuple[str, float, float | None, str]]:
     single_cold = timed(reference.decide, [typical(i) for i in range(calls)], cold=True)
     single_memo = timed(reference.decide, [typical(0)] * calls)
     order_facts = [five_items(i) for i in range(calls // 10)]
-    order_cold = _timed_each(each, order_facts)
-    order_memo = _timed_each(each, [order_facts[0]] * calls, cold=False)
+    order_cold = timed(each, order_facts, cold=True)
+    order_memo = timed(each, [order_facts[0]] * calls)
     print(
         f"language  {len(items.rulebook.policies)} policies, {tests} conditions "
         f"(rules version {items.version}); 5-item orders decided item by item"
@@ -202,19 +200,6 @@ def language_rows(calls: int) -> list[tuple[str, float, float | None, str]]:
             "µs",
         ),
     ]
-
-
-def _timed_each(
-    decide: Callable[[Facts], object], facts: list[Facts], cold: bool = True
-) -> list[float]:
-    times = []
-    for f in facts:
-        if cold:
-            ENGINE_RUNS.clear()
-        start = time.perf_counter()
-        decide(f)
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def print_language(calls: int) -> None:
