@@ -7,9 +7,13 @@
 - memoised: median time of decide() on a fact set it has already decided (the same object,
   and an equal copy, as when each request validates its facts anew);
 - memory: resident set size before and after 10,000 cold decisions, through decide() (the
-  memo keeps every decision) and through the unmemoised path (the engine alone).
+  memo keeps every decision) and through the unmemoised path (the engine alone);
+- the richer language (issue 19): a 5-item order decided item by item under a 20-policy
+  rulebook of collections, quantifiers and expressions (150 tests read the item kind), cold
+  (new facts, engine runs forgotten) and memoised, beside today's single-item decision in the
+  same run. Targets: <= 5 ms cold, <= 50 µs memoised.
 
-Run: .venv/bin/python bench/bench_kernel.py [--calls N] [--decisions N]
+Run: .venv/bin/python bench/bench_kernel.py [--calls N] [--decisions N] [--language-only]
 """
 
 from __future__ import annotations
@@ -18,20 +22,31 @@ import argparse
 import gc
 import os
 import platform
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import psutil
+import yaml
 
 from novamart.kernel import Decision, Facts, PolicyKernel
 from novamart.kernel.decide import ENGINE_RUNS, MEMO_SIZE
+from novamart.kernel.items import decide_each
 
 TARGET_COLD_MS = 1.0
 TARGET_MEMO_US = 20.0
 TARGET_RSS_GROWTH_PCT = 5.0
+TARGET_ITEMS_COLD_MS = 5.0
+TARGET_ITEMS_MEMO_US = 50.0
 WARMUP = 200
+ITEMS_FIXTURE = (
+    Path(__file__).resolve().parents[1] / "tests" / "kernel" / "fixtures" / "retail_items"
+)
+GENERATED_POLICIES = 16  # beside the fixture's 4 (and its fallback): 20 policies
 
 
 def typical(i: int) -> Facts:
@@ -50,9 +65,7 @@ def typical(i: int) -> Facts:
     )
 
 
-def timed(
-    decide: Callable[[Facts], Decision], facts: list[Facts], cold: bool = False
-) -> list[float]:
+def timed(decide: Callable[[Facts], object], facts: list[Facts], cold: bool = False) -> list[float]:
     """Seconds per call, one clock reading around each call; ``cold``: the memo of engine
     runs emptied before each (outside the clock)."""
     times = []
@@ -96,11 +109,119 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
+def twenty_policies(target: Path) -> Path:
+    """The retail_items fixture plus 16 per-item policies of 9 conditions each (plain tests,
+    relations, arithmetic, quantifiers): 20 policies, 150 tests reading the item kind."""
+    shutil.copytree(ITEMS_FIXTURE, target)
+    for p in range(GENERATED_POLICIES):
+        conditions = [
+            ("delivered", "order.status == delivered"),
+            ("asked", "item.requested == return"),
+            ("cheap_enough", f"item.price <= {200 + p}"),
+            ("not_free", f"item.price > {p % 3}"),
+            ("unopened_or_cheap", f"not item.opened or item.price < {20 + p}"),
+            ("not_final_sale", "item.final_sale == false"),
+            ("below_variant", f"item.new_price - item.price <= {50 + p}"),
+            ("order_small", f"count(item) <= {10 + p}"),
+            ("order_total", f"sum(item.price where item.requested == return) <= {1000 + p}"),
+        ]
+        policy = {
+            "policy": f"generated_{p:02d}",
+            "clause": "A generated policy for the benchmark.",
+            "for_each": "item",
+            "conditions": [{"name": n, "test": t, "reason": "{failed}"} for n, t in conditions],
+            "grants": [{"resolution": "store_credit", "amount": f"item.price * {p + 1}%"}],
+        }
+        (target / f"generated_{p:02d}.yaml").write_text(yaml.safe_dump(policy, sort_keys=False))
+    return target
+
+
+def five_items(i: int) -> Facts:
+    """A delivered order of five items, three asked back; ``i`` makes the fact set new."""
+    order_id = f"#W{i}"
+    members = [
+        {
+            "item_id": f"I{n}",
+            "order_id": order_id,
+            "price": round(10 + n * 17.5 + (i % 97) * 0.01, 2),
+            "new_price": round(15 + n * 17.5, 2),
+            "opened": (i + n) % 3 == 0,
+            "requested": "return" if n < 3 else "none",
+        }
+        for n in range(5)
+    ]
+    return Facts(
+        order={"order_id": order_id, "status": "delivered"},
+        item=members,
+        payment={"payment_id": "gift_card_1", "method": "gift_card", "balance": 100.0},
+        ticket={"ticket_id": order_id, "request": "return"},
+    )
+
+
+def language_rows(calls: int) -> list[tuple[str, float, float | None, str]]:
+    """(measure, value, target, unit): today's single-item decision and the 5-item order
+    under 20 policies, cold and memoised, in one run."""
+    reference = PolicyKernel()
+    for i in range(WARMUP):
+        reference.decide(typical(-1 - i))
+    with tempfile.TemporaryDirectory() as tmp:
+        items = PolicyKernel(twenty_policies(Path(tmp) / "rules"))
+    tests = sum(len(p.conditions) for p in items.rulebook.policies.values())
+    each = lambda facts: decide_each(items, facts, "item")  # noqa: E731
+    for i in range(WARMUP // 10):
+        each(five_items(-1 - i))
+    single_cold = timed(reference.decide, [typical(i) for i in range(calls)], cold=True)
+    single_memo = timed(reference.decide, [typical(0)] * calls)
+    order_facts = [five_items(i) for i in range(calls // 10)]
+    order_cold = timed(each, order_facts, cold=True)
+    order_memo = timed(each, [order_facts[0]] * calls)
+    print(
+        f"language  {len(items.rulebook.policies)} policies, {tests} conditions "
+        f"(rules version {items.version}); 5-item orders decided item by item"
+    )
+    return [
+        ("single-item decide(), cold, median", statistics.median(single_cold) * 1e3, None, "ms"),
+        (
+            "single-item decide(), memoised, median",
+            statistics.median(single_memo) * 1e6,
+            None,
+            "µs",
+        ),
+        (
+            "5-item order, 20 policies, cold, median",
+            statistics.median(order_cold) * 1e3,
+            TARGET_ITEMS_COLD_MS,
+            "ms",
+        ),
+        (
+            "5-item order, 20 policies, memoised, median",
+            statistics.median(order_memo) * 1e6,
+            TARGET_ITEMS_MEMO_US,
+            "µs",
+        ),
+    ]
+
+
+def print_language(calls: int) -> None:
+    print(f"{'measure':<46} {'result':<14} {'target':<10} verdict")
+    for label, value, limit, unit in language_rows(calls):
+        target = "" if limit is None else f"<= {limit:g} {unit}"
+        mark = "" if limit is None else verdict(value <= limit)
+        print(f"{label:<46} {value:>9.3f} {unit:<4} {target:<10} {mark}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000, help="timed calls (>= 1000)")
     parser.add_argument("--decisions", type=int, default=10_000, help="decisions for the RSS run")
+    parser.add_argument(
+        "--language-only", action="store_true", help="only the rows of the richer language"
+    )
     args = parser.parse_args()
+    if args.language_only:
+        print(f"load avg  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print_language(args.calls)
+        return
 
     kernel = PolicyKernel()
     for i in range(WARMUP):
@@ -166,6 +287,8 @@ def main() -> None:
         f"\nfilling the memo ({MEMO_SIZE:,} decisions): {fill_mb[0]:.1f} -> {fill_mb[1]:.1f} MB "
         f"(~{(fill_mb[1] - fill_mb[0]) / MEMO_SIZE * 1e3:.1f} KB a decision); it stays that size"
     )
+    print()
+    print_language(args.calls)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from novamart.analyst.cases import build_case, sources
 from novamart.kernel import Facts
 from novamart.kernel.examples import Decider
+from novamart.kernel.items import decide_each
 from novamart.kernel.trace import Explanation, explain
 
 
@@ -42,3 +43,15 @@ def explain_case(
     case = build_case(task, seed)
     info = CaseInfo(task=task, seed=seed, opening=case.opening)
     return explain_facts(rules, case.facts, resolution, info)
+
+
+def explain_each(
+    rules: Decider, facts: Facts, kind: str, resolution: str | None = None
+) -> dict[str, CaseExplanation]:
+    """The traced decision of each member of collection ``kind`` (by its id), each in focus
+    in turn; a ValueError when ``kind`` is not a collection or ``resolution`` unknown."""
+    checked = rules.rulebook.facts.check(facts)
+    ids = [i.item for i in decide_each(rules, checked, kind).items]
+    return {
+        item: explain_facts(rules, checked.focus(kind, i), resolution) for i, item in enumerate(ids)
+    }

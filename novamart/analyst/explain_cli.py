@@ -2,6 +2,7 @@
 
     novamart explain --task loyalty_negotiation --seed 3 [--resolution full_refund] [--json]
     novamart explain --facts case.json [--resolution full_refund] [--json]
+    novamart explain --facts order.json --each item      (then each item's own decision)
 
 Each condition is shown with its test as written, the value observed and the tool that
 revealed it, like ``opa eval --explain``; ``--resolution`` answers "why (not) this one".
@@ -18,7 +19,7 @@ import typer
 from pydantic import ValidationError
 
 from novamart.analyst.cli_common import RulesDirOption, console, fail, kernel_or_exit, rules_dir
-from novamart.analyst.explain import CaseExplanation, explain_case, explain_facts
+from novamart.analyst.explain import CaseExplanation, explain_case, explain_each, explain_facts
 from novamart.kernel import Facts, FactSchema
 from novamart.kernel.trace import ConditionTrace
 
@@ -47,6 +48,10 @@ def explain_command(
         typer.Option("--resolution", help="Also say why this resolution is (not) the outcome."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON contract.")] = False,
+    each: Annotated[
+        str | None,
+        typer.Option("--each", help="Also decide each member of this collection (item)."),
+    ] = None,
     option: RulesDirOption = None,
 ) -> None:
     """Explain what the policies decide, and why, for a case (--task/--seed) or facts."""
@@ -55,19 +60,29 @@ def explain_command(
     if seed is not None and task is None:
         fail("--seed needs --task")
     kernel = kernel_or_exit(rules_dir(None, option))
+    per_item: dict[str, CaseExplanation] = {}
     try:
         if task is not None:
             explanation = explain_case(kernel, task, seed, resolution)
         else:
-            explanation = explain_facts(
-                kernel, _read_facts(facts or "-", kernel.rulebook.facts), resolution
-            )
-    except ValueError as e:  # an unknown task or resolution
+            read = _read_facts(facts or "-", kernel.rulebook.facts)
+            explanation = explain_facts(kernel, read, resolution)
+            if each is not None:
+                per_item = explain_each(kernel, read, each, resolution)
+    except ValueError as e:  # an unknown task, resolution or collection
         fail(str(e))
+    if each is not None and task is not None:
+        fail("--each needs --facts (generated cases hold no collections yet)")
     if as_json:
-        print(json.dumps(explanation.model_dump(mode="json"), indent=2))
-    else:
-        print_explanation(explanation)
+        document = explanation.model_dump(mode="json")
+        if each is not None:
+            document["each"] = {k: v.model_dump(mode="json") for k, v in per_item.items()}
+        print(json.dumps(document, indent=2))
+        return
+    print_explanation(explanation)
+    for item, traced in per_item.items():
+        console.print(f"[bold]== {each} {item} ==[/bold]")
+        print_explanation(traced)
 
 
 def _read_facts(source: str, schema: FactSchema) -> Facts:
@@ -100,6 +115,8 @@ def print_explanation(explanation: CaseExplanation) -> None:
         f"(quality {best.quality:.2f}, amount {best.amount})"
         if best
         else "[bold]Best resolution:[/bold] none yet (a policy is still undetermined)"
+        if any(p.status == "undetermined" for p in explanation.policies.values())
+        else "[bold]Best resolution:[/bold] none: no policy grants anything here"
     )
     for name, policy in explanation.policies.items():
         console.print(

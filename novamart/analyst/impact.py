@@ -181,9 +181,12 @@ def diff_rules(
 
 def _project(facts: Facts, relevant: set[str], *rulebooks: Rulebook) -> Facts:
     """``facts`` with only what the verdicts can depend on: tested fields keep their values,
-    identifiers become one placeholder, other fields are dropped (kinds stay present)."""
+    identifiers become one placeholder, other fields are dropped (kinds stay present; a kind
+    that a rulebook does not declare is left out, as no policy of it can read it)."""
     kinds = {}
     for kind, record in facts.present().items():
+        if not all(kind in r.facts.kinds for r in rulebooks):
+            continue
         ids = {
             spec.kinds[kind].id_field for spec in (r.facts for r in rulebooks) if kind in spec.kinds
         }

@@ -8,7 +8,8 @@ kernel decides with.
 from __future__ import annotations
 
 from novamart.kb.article import Article
-from novamart.kernel.conditions import FieldTest
+from novamart.kernel import expressions as ex
+from novamart.kernel.conditions import ExprTest, FieldTest, ScopeTest
 from novamart.kernel.rulebook import Amount, Policy, Rulebook
 
 _OPS = {
@@ -61,8 +62,56 @@ def _value(value: object) -> str:
     return str(value).lower()
 
 
+_ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+
+
+def describe_expression(node: ex.Expr) -> str:
+    """An expression in plain words ('the gift card balance is at least the new price minus
+    the purchase price')."""
+    if isinstance(node, ex.Ref):
+        return _field(node.ref)
+    if isinstance(node, ex.Const):
+        if node.text.endswith("%"):
+            return f"{node.text[:-1]} percent of"
+        return _value(node.value) if isinstance(node.value, tuple) else node.text.strip("'\"")
+    if isinstance(node, ex.Arith):
+        left, right = describe_expression(node.left), describe_expression(node.right)
+        if right.endswith(" percent of"):  # price * 10%: 10 percent of the price
+            return f"{right} {left}"
+        return f"{left} {_ARITHMETIC[node.op]} {right}"
+    if isinstance(node, ex.Neg):
+        return f"minus {describe_expression(node.operand)}"
+    if isinstance(node, ex.Compare):
+        left, right = describe_expression(node.left), describe_expression(node.right)
+        return f"{left} {_OPS[node.op]} {right}"
+    if isinstance(node, ex.Logic):
+        parts = [describe_expression(o) for o in node.operands]
+        return ("either " if node.op == "or" else "") + f" {node.op} ".join(parts)
+    if isinstance(node, ex.Not):
+        return f"it is not the case that {describe_expression(node.operand)}"
+    if isinstance(node, ex.Quantified):
+        return _describe_quantified(node)
+    assert isinstance(node, ex.Implies)
+    return f"if {describe_expression(node.condition)}, then {describe_expression(node.then)}"
+
+
+def _describe_quantified(node: ex.Quantified) -> str:
+    kind = node.kind.replace("_", " ")
+    where = f" where {describe_expression(node.where)}" if node.where is not None else ""
+    if node.op == "count":
+        return f"the number of {kind}s{where}"
+    if node.op == "sum":
+        assert node.body is not None
+        return f"the total of {describe_expression(node.body)} over the {kind}s{where}"
+    assert node.body is not None
+    every = "every" if node.op == "all" else "some"
+    return f"for {every} {kind}{where}: {describe_expression(node.body)}"
+
+
 def describe_condition(test: object) -> str:
     """One condition in plain words ('the number of days since purchase is at most 30')."""
+    if isinstance(test, ExprTest):
+        return describe_expression(test.expr)
     if not isinstance(test, FieldTest):
         return FALLBACK_WORDS
     if isinstance(test.value, bool):
@@ -72,6 +121,8 @@ def describe_condition(test: object) -> str:
 
 
 def describe_amount(amount: Amount) -> str:
+    if amount.expression is not None:
+        return describe_expression(amount.expression)
     if amount.percent and amount.field:
         parts = [f"{p:g} percent for {k}" for k, p in amount.percent.items()]
         return f"{' and '.join(parts)} of {_field(amount.field)}"
@@ -82,7 +133,11 @@ def describe_amount(amount: Amount) -> str:
 
 def render_policy(policy: Policy, rulebook: Rulebook, questions: list[str]) -> Article:
     """The help-centre article of one policy."""
-    conditions = "\n".join(f"- {describe_condition(c.test)}" for c in policy.conditions)
+    conditions = "\n".join(
+        f"- {describe_condition(c.test)}"
+        for c in policy.conditions
+        if not isinstance(c.test, ScopeTest)
+    )
     grants = "\n".join(
         f"- {g.resolution.replace('_', ' ')}: {rulebook.resolutions[g.resolution].description} "
         f"Amount: {describe_amount(g.amount)}."
@@ -90,6 +145,8 @@ def render_policy(policy: Policy, rulebook: Rulebook, questions: list[str]) -> A
     )
     title = policy.name.replace("_", " ").capitalize() + " policy"
     when = "any of these holds" if policy.any_condition else "all of these hold"
+    if policy.for_each:
+        when = f"{when}, decided for each {policy.for_each.replace('_', ' ')} on its own"
     body = f"{policy.clause}\n\nThis applies when {when}:\n{conditions}\n\n"
     body += f"What you can get:\n{grants}\n"
     if policy.overrides:

@@ -11,6 +11,13 @@ activation of ``none`` when a matching fact arrives later (hazard 3):
 
 Each rule's ``run`` names the fact its consequence asserts (``assert:{json}``), so the
 ruleset stays plain data and the host binds names to tiny closures.
+
+A condition the engine cannot test on the fact itself (an expression, or a kind tested more
+often than its alpha stack holds: novamart.kernel.limits) has no rules here: the kernel
+evaluates it, and asserts the outcomes of a policy's such conditions as one ``outcome`` fact
+(``outcome_fact``: a field per condition, pass or fail, absent while unknown) beside the
+facts. The grant and open rules join it with the condition facts: one fact per policy rather
+than one per condition, as the engine's cost grows with the facts it is given.
 """
 
 from __future__ import annotations
@@ -21,11 +28,13 @@ from collections.abc import Callable
 from typing import Any
 
 from novamart.kernel.conditions import FallbackTest, FieldTest
-from novamart.kernel.rulebook import Policy, Rulebook
+from novamart.kernel.limits import in_engine, python_kinds
+from novamart.kernel.rulebook import Condition, Policy, Rulebook
 
 PHASES = ("conclude", "fallback")
 CLOSE_PHASE = "close"
 DERIVED_KINDS = ("condition", "grant", "open", "phase")
+OUTCOME_KIND = "outcome"
 ASSERT_PREFIX = "assert:"
 SINK_ACTION = "sink"
 
@@ -44,16 +53,20 @@ def compile_rulebook(
     rules: dict[str, dict[str, Any]] = {}
     fallback = next((p for p in rulebook.policies.values() if p.is_fallback), None)
     for policy in rulebook.policies.values():
-        for cond in policy.conditions:
+        for cond in engine_conditions(rulebook, policy):
             if isinstance(cond.test, FieldTest):
                 for status, test in (("pass", cond.test), ("fail", cond.test.negated())):
                     rules[f"{policy.name}.{cond.name}:{status}"] = {
                         "all": [{"m": {"$and": [{"kind": test.kind}, *guard(test)]}}],
                         "run": _assert(condition_fact(policy.name, cond.name, status)),
                     }
-        rules |= _grant_rules(policy)
+        kernel = {c.name for c in policy.conditions} - {
+            c.name for c in engine_conditions(rulebook, policy)
+        }
+        kernel -= {c.name for c in policy.conditions if isinstance(c.test, FallbackTest)}
+        rules |= _grant_rules(policy, kernel)
         if not policy.is_fallback:
-            rules |= _open_rules(policy)
+            rules |= _open_rules(policy, kernel)
     if fallback is not None:
         cond = next(c for c in fallback.conditions if isinstance(c.test, FallbackTest))
         rules[f"{fallback.name}.{cond.name}:pass"] = {
@@ -70,12 +83,41 @@ def compile_rulebook(
     rules["close"] = {"all": [{"m": _phase_pattern(CLOSE_PHASE)}], "run": SINK_ACTION}
     # Every fact kind needs a rule that stores it, or the engine drops it (hazard 4).
     # A join with a kind that never exists stores the fact and never fires.
-    for kind in (*rulebook.facts.kinds, *DERIVED_KINDS):
+    outcomes = (OUTCOME_KIND,) if kernel_conditions(rulebook) else ()
+    for kind in (*rulebook.facts.kinds, *DERIVED_KINDS, *outcomes):
         rules[f"store:{kind}"] = {
             "all": [{"m": {"kind": kind}}, {"never": {"kind": "__never__"}}],
             "run": SINK_ACTION,
         }
     return rules
+
+
+def engine_conditions(rulebook: Rulebook, policy: Policy) -> list[Condition]:
+    """The conditions of ``policy`` that the engine tests on the facts themselves."""
+    python = python_kinds(rulebook.policies)
+    return [c for c in policy.conditions if in_engine(c, python)]
+
+
+def kernel_conditions(rulebook: Rulebook) -> list[tuple[str, Condition]]:
+    """(policy, condition) for every condition the kernel evaluates and asserts the outcome
+    of: expressions, and the plain tests of kinds too wide for the engine."""
+    python = python_kinds(rulebook.policies)
+    return [
+        (p.name, c)
+        for p in rulebook.policies.values()
+        for c in p.conditions
+        if not in_engine(c, python) and not isinstance(c.test, FallbackTest)
+    ]
+
+
+def engine_fields(rulebook: Rulebook) -> dict[str, tuple[str, ...]]:
+    """Kind -> the fields the engine's own tests read (what a run is given of each fact)."""
+    fields: dict[str, dict[str, None]] = {}
+    for policy in rulebook.policies.values():
+        for cond in engine_conditions(rulebook, policy):
+            if isinstance(cond.test, FieldTest):
+                fields.setdefault(cond.test.kind, {})[cond.test.field] = None
+    return {kind: tuple(f) for kind, f in fields.items()}
 
 
 def ruleset_shape(rulebook: Rulebook) -> str:
@@ -97,25 +139,36 @@ def condition_fact(policy: str, condition: str, status: str) -> dict[str, str]:
     }
 
 
-def _grant_rules(policy: Policy) -> dict[str, dict[str, Any]]:
-    """'all': one rule joining every pass. 'any': one rule per condition, each asserting
-    its own grant fact (a second assert of one fact would be an error)."""
+def _grant_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
+    """'all': one rule joining every pass (the kernel's in one outcome fact). 'any': one rule
+    per condition, each asserting its own grant fact (a second assert of one fact would be an
+    error)."""
     if not policy.any_condition:
         patterns = [
             {f"c{i}": _condition_pattern(policy.name, cond.name, "pass")}
             for i, cond in enumerate(policy.conditions)
+            if cond.name not in kernel
         ]
+        if kernel:
+            evaluated = [c.name for c in policy.conditions if c.name in kernel]
+            patterns.append({"k": _outcome_pattern(policy.name, {n: "pass" for n in evaluated})})
         return {f"{policy.name}:grant": {"all": patterns, "run": _assert(_grant(policy.name))}}
     return {
         f"{policy.name}:grant:{cond.name}": {
-            "all": [{"c": _condition_pattern(policy.name, cond.name, "pass")}],
+            "all": [
+                {
+                    "c": _outcome_pattern(policy.name, {cond.name: "pass"})
+                    if cond.name in kernel
+                    else _condition_pattern(policy.name, cond.name, "pass")
+                }
+            ],
             "run": _assert(_grant(policy.name, cond.name)),
         }
         for cond in policy.conditions
     }
 
 
-def _open_rules(policy: Policy) -> dict[str, dict[str, Any]]:
+def _open_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
     """Undetermined: not granted and not decided against. For 'all' that is no failed
     condition; for 'any' it is some condition still unknown."""
     not_granted = {"g$not": {"$and": [{"kind": "grant"}, {"policy": policy.name}]}}
@@ -123,9 +176,18 @@ def _open_rules(policy: Policy) -> dict[str, dict[str, Any]]:
         no_fail = {
             "f$not": {"$and": [{"kind": "condition"}, {"policy": policy.name}, {"status": "fail"}]}
         }
+        fails = [{_outcome_field(n): "fail"} for n in sorted(kernel)]
+        no_kernel_fail = {
+            "x$not": {"$and": [{"kind": OUTCOME_KIND}, {"policy": policy.name}, {"$or": fails}]}
+        }
         return {
             f"{policy.name}:open": {
-                "all": [{"q": _phase_pattern("conclude")}, no_fail, not_granted],
+                "all": [
+                    {"q": _phase_pattern("conclude")},
+                    no_fail,
+                    *([no_kernel_fail] if kernel else []),
+                    not_granted,
+                ],
                 "run": _assert(_open(policy.name)),
             }
         }
@@ -133,21 +195,36 @@ def _open_rules(policy: Policy) -> dict[str, dict[str, Any]]:
         f"{policy.name}:open:{cond.name}": {
             "all": [
                 {"q": _phase_pattern("conclude")},
-                {
-                    "u$not": {
-                        "$and": [
-                            {"kind": "condition"},
-                            {"policy": policy.name},
-                            {"name": cond.name},
-                        ]
-                    }
-                },
+                {"u$not": _told_pattern(policy.name, cond.name, cond.name in kernel)},
                 not_granted,
             ],
             "run": _assert(_open(policy.name, cond.name)),
         }
         for cond in policy.conditions
     }
+
+
+def _told_pattern(policy: str, condition: str, by_kernel: bool) -> dict[str, Any]:
+    """A pattern matching once the condition's status (either) is known."""
+    if by_kernel:
+        told = {"$ex": {_outcome_field(condition): 1}}
+        return {"$and": [{"kind": OUTCOME_KIND}, {"policy": policy}, told]}
+    return {"$and": [{"kind": "condition"}, {"policy": policy}, {"name": condition}]}
+
+
+def outcome_fact(policy: str, statuses: dict[str, str]) -> dict[str, str]:
+    """The outcomes of a policy's kernel-evaluated conditions, as one engine fact."""
+    fields = {_outcome_field(name): status for name, status in statuses.items()}
+    return {**fields, "kind": OUTCOME_KIND, "policy": policy, "id": f"{OUTCOME_KIND}:{policy}"}
+
+
+def _outcome_field(condition: str) -> str:
+    return f"c_{condition}"  # never kind, policy or id, whatever the condition is called
+
+
+def _outcome_pattern(policy: str, statuses: dict[str, str]) -> dict[str, Any]:
+    tests = [{_outcome_field(n): s} for n, s in statuses.items()]
+    return {"$and": [{"kind": OUTCOME_KIND}, {"policy": policy}, *tests]}
 
 
 def _grant(policy: str, condition: str | None = None) -> dict[str, str]:
@@ -163,6 +240,7 @@ def _open(policy: str, condition: str | None = None) -> dict[str, str]:
 def derived_fact_ids(rulebook: Rulebook) -> list[str]:
     """Every id a session of this rulebook can hold (checked for hash collisions)."""
     ids = [*rulebook.facts.kinds, *(f"phase:{p}" for p in (*PHASES, CLOSE_PHASE))]
+    ids += list(dict.fromkeys(f"{OUTCOME_KIND}:{p}" for p, _ in kernel_conditions(rulebook)))
     for p in rulebook.policies.values():
         ids += [f"condition:{p.name}.{c.name}" for c in p.conditions]
         per = [c.name for c in p.conditions] if p.any_condition else [None]

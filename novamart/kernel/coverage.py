@@ -7,7 +7,9 @@ of item are counted, each located at its line in the rule file:
 - every condition, seen passing and seen failing (two items);
 - every grant, seen offered (the resolution is among the eligible ones);
 - every numeric threshold, tried at n-1, n and n+1 (one step: 1 for whole numbers,
-  0.01 for amounts of money).
+  0.01 for amounts of money);
+- every branch of an expression test (``and``, ``or``, ``if ... then``): each alternative of
+  an ``or`` seen holding, each part of an ``and`` seen failing, an ``if`` seen both ways.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel.conditions import FieldTest
+from novamart.kernel import expressions
+from novamart.kernel.conditions import ExprTest, FieldTest, ScopeTest
 from novamart.kernel.examples import ExampleResult
-from novamart.kernel.facts import FactSchema
+from novamart.kernel.facts import Facts, FactSchema
 from novamart.kernel.rulebook import Policy, Rulebook
 
-ItemKind = Literal["condition_pass", "condition_fail", "grant", "boundary"]
+ItemKind = Literal["condition_pass", "condition_fail", "grant", "boundary", "branch"]
 _NUMBER_OPS = ("<", "<=", ">", ">=", "==", "!=")
 
 
@@ -105,8 +108,10 @@ def _policy_items(
 
     items = []
     for cond in policy.conditions:
+        if isinstance(cond.test, ScopeTest):
+            continue  # implicit: which decision the policy speaks in, not a rule to exercise
         for status, kind in (("pass", "condition_pass"), ("fail", "condition_fail")):
-            by = [r.example.name for r in results if _status(r, policy.name, cond.name) == status]
+            by = [r.example.name for r in results if status in _statuses(r, policy.name, cond.name)]
             seen = "passing" if status == "pass" else "failing"
             items.append(item(kind, cond.name, f"{cond.name} seen {seen}", cond.line, by))
         if isinstance(cond.test, FieldTest):
@@ -118,18 +123,50 @@ def _policy_items(
                 ]
                 description = f"{cond.name} at {cond.test.ref} = {_show(value)} ({label})"
                 items.append(item("boundary", cond.name, description, cond.line, by))
+        if isinstance(cond.test, ExprTest):
+            for node, wanted, label in branches(cond.test.expr):
+                by = [
+                    r.example.name
+                    for r in results
+                    if any(expressions.holds(node, f) is wanted for f in _focused(r.example.facts))
+                ]
+                description = f"{cond.name}: {label}"
+                items.append(item("branch", cond.name, description, cond.line, by))
     for grant in policy.grants:
         by = [
             r.example.name
             for r in results
             if any(
                 g.policy == policy.name and g.resolution == grant.resolution
-                for g in r.decision.eligible
+                for d in (r.decision, *r.item_decisions)
+                for g in d.eligible
             )
         ]
         description = f"grant of {grant.resolution} seen offered"
         items.append(item("grant", grant.resolution, description, grant.line, by))
     return items
+
+
+def branches(node: expressions.Expr) -> list[tuple[expressions.Expr, bool, str]]:
+    """(sub-test, outcome it should be seen with, what that shows) for every branch."""
+    out: list[tuple[expressions.Expr, bool, str]] = []
+    if isinstance(node, expressions.Logic):
+        wanted = node.op == "or"
+        seen = "seen holding" if wanted else "seen failing"
+        out += [(o, wanted, f"'{o}' {seen} ({node.op})") for o in node.operands]
+    elif isinstance(node, expressions.Quantified) and node.op in ("all", "any"):
+        out += [
+            (node, True, f"'{node}' seen holding"),
+            (node, False, f"'{node}' seen failing"),
+        ]
+    elif isinstance(node, expressions.Implies):
+        out += [
+            (node.condition, False, f"'{node.condition}' seen false (nothing required)"),
+            (node.condition, True, f"'{node.condition}' seen true (then '{node.then}')"),
+        ]
+    for child in expressions.children(node):
+        out += branches(child)
+    return out
 
 
 def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:
@@ -146,11 +183,23 @@ def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:
     ]
 
 
-def _status(result: ExampleResult, policy: str, condition: str) -> str | None:
-    verdict = result.decision.policies.get(policy)
-    if verdict is None:
-        return None
-    return next((c.status for c in verdict.conditions if c.name == condition), None)
+def _statuses(result: ExampleResult, policy: str, condition: str) -> set[str]:
+    """The condition's status in the example's decision and in each of its per-item ones."""
+    found = set()
+    for decision in (result.decision, *result.item_decisions):
+        verdict = decision.policies.get(policy)
+        if verdict is not None:
+            found |= {c.status for c in verdict.conditions if c.name == condition}
+    return found
+
+
+def _focused(facts: Facts) -> list[Facts]:
+    """``facts`` and, for each collection, each member in focus (as decided per item)."""
+    return [facts] + [
+        facts.focus(kind, i)
+        for kind, members in facts.collections().items()
+        for i in range(len(members))
+    ]
 
 
 def _same(observed: object, value: float) -> bool:

@@ -21,14 +21,25 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from novamart.kernel import variants
+from novamart.kernel import expressions, variants
 from novamart.kernel.compile import (
     compile_rulebook,
     derived_fact_ids,
+    engine_conditions,
+    engine_fields,
+    kernel_conditions,
+    outcome_fact,
     ruleset_name,
     ruleset_shape,
 )
-from novamart.kernel.conditions import LIMIT, FallbackTest, FieldTest
+from novamart.kernel.conditions import (
+    FAILED,
+    LIMIT,
+    ExprTest,
+    FallbackTest,
+    FieldTest,
+    ScopeTest,
+)
 from novamart.kernel.decision import (
     ConditionResult,
     ConditionStatus,
@@ -56,7 +67,7 @@ from novamart.kernel.wording import plain
 KEPT_VERSIONS = 8
 KEPT_VARIANTS = 32  # policy variants compiled and kept, most recently used first
 MEMO_SIZE = 1_024  # ~2.6 KB a decision (bench/bench_kernel.py): ~3 MB when full
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z_]+))?\}")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z0-9_]+))?\}")
 
 
 class ExamplesFailed(RulebookError):
@@ -88,12 +99,15 @@ class CompiledRulebook:
             ruleset_name(rulebook), compile_rulebook(rulebook), derived_fact_ids(rulebook)
         )
         self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
-        self._tested = rulebook.tested_fields()
+        self._tested = engine_fields(rulebook)
         self._tests = tuple(
             c.test
             for p in rulebook.policies.values()
-            for c in p.conditions
+            for c in engine_conditions(rulebook, p)
             if isinstance(c.test, FieldTest)
+        )
+        self._kernel_tests = tuple(
+            (policy, c.name, c.test) for policy, c in kernel_conditions(rulebook)
         )
         self._shape = ruleset_shape(rulebook)
 
@@ -144,14 +158,26 @@ class CompiledRulebook:
             kind: {f: record[f] for f in self._tested.get(kind, ()) if f in record}
             for kind, record in sorted(facts.present().items())
         }
-        key = (self._shape, tuple(tested), tuple(outcomes))
-        return ENGINE_RUNS.get(key, lambda: self._run(tested))
+        decided = tuple(
+            (policy, name, "pass" if held else "fail")
+            for policy, name, test in self._kernel_tests
+            if (held := _holds(test, facts)) is not None
+        )
+        key = (self._shape, tuple(tested), tuple(outcomes), decided)
+        return ENGINE_RUNS.get(key, lambda: self._run(tested, decided))
 
-    def _run(self, tested: dict[str, dict[str, Any]]) -> Derived:
-        derived = self.runner.run(tested)
+    def _run(self, tested: dict[str, dict[str, Any]], decided: tuple = ()) -> Derived:
+        """An engine run on the facts the engine tests, and the outcomes of the conditions
+        the kernel evaluated, asserted beside them as one outcome fact per policy."""
+        by_policy: dict[str, dict[str, str]] = {}
+        for policy, name, status in decided:
+            by_policy.setdefault(policy, {})[name] = status
+        outcomes = [outcome_fact(policy, told) for policy, told in by_policy.items()]
+        derived = self.runner.run(tested, outcomes)
         statuses = {
             (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
         }
+        statuses |= {(policy, name): status for policy, name, status in decided}
         granted = frozenset(f["policy"] for f in derived if f["kind"] == "grant")
         open_ = frozenset(f["policy"] for f in derived if f["kind"] == "open")
         return statuses, granted, open_
@@ -200,14 +226,22 @@ class CompiledRulebook:
         waiting = [p for p in self.rulebook.policies if p in open_]
         tool = next(
             (
-                self.rulebook.facts.source_tool(c.test.kind)
+                self.rulebook.facts.source_tool(_first_unknown(c.test, facts)[0])
                 for p in waiting
                 for c in self.rulebook.policies[p].conditions
-                if isinstance(c.test, FieldTest) and statuses.get((p, c.name)) is None
+                if isinstance(c.test, FieldTest | ExprTest) and statuses.get((p, c.name)) is None
             ),
             None,
         )
         return _condition(name, "unknown", f"waiting on {' and '.join(waiting)}", tool)
+
+
+def _holds(test: FieldTest | ExprTest | ScopeTest, facts: Facts) -> bool | None:
+    """A kernel-evaluated condition's outcome on ``facts`` (None: cannot be told yet)."""
+    if isinstance(test, ExprTest | ScopeTest):
+        return test.holds(facts)
+    value = facts.value(test.kind, test.field)
+    return None if value is None else test.holds(value)
 
 
 @functools.lru_cache(maxsize=4_096)
@@ -225,18 +259,24 @@ def _field_result(
     cond: Condition, status: str | None, facts: Facts, schema: FactSchema
 ) -> ConditionResult:
     name, test = cond.name, cond.test
-    assert isinstance(test, FieldTest)
     if status == "pass":
         return _condition(name, "pass", None, None)
+    if isinstance(test, ScopeTest):  # a case policy in an item's decision, or the reverse
+        return _condition(name, "fail" if status == "fail" else "unknown", cond.reason, None)
+    assert isinstance(test, FieldTest | ExprTest)
     if status == "fail":
         return _condition(name, "fail", render(cond.reason, facts, test), None)
-    what = (
-        f"no {test.kind} fact yet"
-        if facts.record(test.kind) is None
-        else f"{test.ref} is not known yet"
-    )
-    tool = schema.source_tool(test.kind)
+    kind, ref = _first_unknown(test, facts)
+    what = f"no {kind} fact yet" if facts.record(kind) is None else f"{ref} is not known yet"
+    tool = schema.source_tool(kind)
     return _condition(name, "unknown", what, tool)
+
+
+def _first_unknown(test: FieldTest | ExprTest, facts: Facts) -> tuple[str, str]:
+    """The kind and field of the first value a test still waits for."""
+    if isinstance(test, FieldTest):
+        return test.kind, test.ref
+    return test.waiting_on(facts)
 
 
 def _policy_status(conditions: list[ConditionResult], any_condition: bool) -> str:
@@ -260,13 +300,16 @@ def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdic
     )
 
 
-def render(template: str, facts: Facts, test: FieldTest | None = None) -> str:
-    """Fill ``{kind.field}`` with the observed values and ``{limit}`` with the value the
-    condition tests against, so a reason follows its rule when an analyst edits it."""
+def render(template: str, facts: Facts, test: FieldTest | ExprTest | None = None) -> str:
+    """Fill ``{kind.field}`` with the observed values, ``{limit}`` with the value the
+    condition tests against and ``{failed}`` with the part of its test that failed, so a
+    reason follows its rule when an analyst edits it."""
 
     def value(match: re.Match) -> str:
         kind, field = match.group(1), match.group(2)
-        if kind == LIMIT and field is None and test is not None:
+        if kind == FAILED and field is None and test is not None:
+            return failed_part(test, facts)
+        if kind == LIMIT and field is None and isinstance(test, FieldTest):
             return plain(test.value)
         observed = facts.value(kind, field) if field else None
         return "unknown" if observed is None else plain(observed)
@@ -274,8 +317,23 @@ def render(template: str, facts: Facts, test: FieldTest | None = None) -> str:
     return _PLACEHOLDER.sub(value, template)
 
 
+def failed_part(test: FieldTest | ExprTest, facts: Facts) -> str:
+    """What failed in a failed test, with the values it saw."""
+    if isinstance(test, ExprTest):
+        return test.failure(facts)
+    observed = facts.value(test.kind, test.field)
+    return f"{test.ref} {plain(observed)} is not {test.op} {plain(test.value)}"
+
+
 def grant_amount(rule: Amount, facts: Facts) -> float | None:
-    """What a grant is worth on ``facts`` (None while a fact it needs is unknown)."""
+    """What a grant is worth on ``facts`` (None while a fact it needs is unknown, or when
+    it divides by zero: what cannot be computed is not granted an amount)."""
+    if rule.expression is not None:
+        try:
+            value = expressions.value_of(rule.expression, facts)
+        except ZeroDivisionError:
+            return None
+        return None if value is None else cents(value)
     if rule.field is None:
         return cents(rule.constant)
     base = facts.value(*rule.field.split("."))

@@ -33,6 +33,10 @@ BOUNDARY_SHARE = 0.3
 NUMERIC_TYPES = ("integer", "number", "money")
 
 
+ID_CHARACTERS = r"A-Za-z0-9_.:#@/+-"
+"""What an identifier may hold: what real systems use (``#W2378156``, ``gift_card_0000000``)."""
+
+
 class DrawSpec(BaseModel):
     """One field's draw. Which keys apply depends on the field's type (``check``)."""
 
@@ -45,7 +49,7 @@ class DrawSpec(BaseModel):
     catalogue: Literal["category", "price"] | None = None
     chance: Chance | None = None
     weights: dict[str, Annotated[float, Field(ge=0)]] | None = None
-    prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]*$", max_length=20)] | None = None
+    prefix: Annotated[str, Field(pattern=rf"^[{ID_CHARACTERS}]*$", max_length=20)] | None = None
     digits: Annotated[int, Field(ge=1, le=12)] | None = None
     same_as: str | None = Field(default=None, alias="from")
     tells: tuple[Sentence, ...] = ()

@@ -115,13 +115,17 @@ class RulesetRunner:
         self._free = weakref.finalize(self, durable_rules_engine.delete_ruleset, handle)
         self._free.atexit = False
 
-    def run(self, facts: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-        """Assert ``facts`` (kind -> fields), run every phase, return all facts, sorted."""
+    def run(
+        self, facts: dict[str, dict[str, Any]], derived: Iterable[dict[str, Any]] = ()
+    ) -> list[dict[str, Any]]:
+        """Assert ``facts`` (kind -> fields) and ``derived`` facts the caller worked out
+        (each with its kind and id), run every phase, return all facts, sorted."""
         sid, h = self._sids.take()
         try:
             batch = [
                 {**fields, "kind": kind, "id": kind, "sid": sid} for kind, fields in facts.items()
             ]
+            batch += [{**fact, "sid": sid} for fact in derived]
             if batch:
                 self._assert(batch)
             for phase in PHASES:

@@ -29,6 +29,8 @@ class ExampleResult:
     example: Example
     mismatches: list[str]
     decision: Decision
+    item_decisions: tuple[Decision, ...] = ()
+    """The decisions per item of an example that expects them (``each_<kind>``)."""
 
     @property
     def passed(self) -> bool:
@@ -36,9 +38,32 @@ class ExampleResult:
 
 
 def check_example(rules: Decider, example: Example) -> ExampleResult:
+    from novamart.kernel.items import EACH_PREFIX, decide_each  # items builds on Decider
+
     decision = rules.decide(example.facts)
     mismatches = []
+    per_item: list[Decision] = []
     for key, expected in example.expect.items():
+        if key.startswith(EACH_PREFIX):
+            each = decide_each(rules, example.facts, key.removeprefix(EACH_PREFIX))
+            decided = {i.item: i.decision for i in each.items}
+            per_item += decided.values()
+            for item, expects in expected.items():
+                if item not in decided:
+                    mismatches.append(f"{key}.{item}: no such {each.kind} in the facts")
+                    continue
+                found = _mismatches(decided[item], expects)
+                mismatches += [f"{key}.{item}.{m}" for m in found]
+            continue
+        mismatches += _mismatches(decision, {key: expected})
+    return ExampleResult(
+        example=example, mismatches=mismatches, decision=decision, item_decisions=tuple(per_item)
+    )
+
+
+def _mismatches(decision: Decision, expect: dict) -> list[str]:
+    mismatches = []
+    for key, expected in expect.items():
         if key == "optimal":
             actual = decision.optimal.resolution if decision.optimal else "none"
         elif key == "amount":
@@ -49,7 +74,7 @@ def check_example(rules: Decider, example: Example) -> ExampleResult:
             actual = decision.policies[key].status
         if actual != expected:
             mismatches.append(f"{key}: expected {expected}, got {actual}")
-    return ExampleResult(example=example, mismatches=mismatches, decision=decision)
+    return mismatches
 
 
 def run_examples(rules: Decider) -> list[ExampleResult]:

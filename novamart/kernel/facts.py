@@ -24,11 +24,17 @@ from pydantic import (
     model_validator,
 )
 
-from novamart.kernel.draws import DrawSpec, draw_reference_problems
+from novamart.kernel.draws import ID_CHARACTERS, DrawSpec, draw_reference_problems
 
 FieldType = Literal["id", "integer", "number", "money", "bool", "choice"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=rf"^[{ID_CHARACTERS}]+$")]
+ChoiceValue = Annotated[
+    str, Field(min_length=1, max_length=64, pattern=r"^[^\s{}'\"](?:[^{}'\"\n]*[^\s{}'\"])?$")
+]
+"""A choice's value: a word, or words with spaces or brackets as real systems name statuses
+(``pending (item modified)``); no braces (reasons use them) nor quotes (tests quote such a
+value: ``order.status == 'pending (item modified)'``)."""
 NUMERIC: frozenset[str] = frozenset({"integer", "number", "money"})
 
 
@@ -41,7 +47,7 @@ class FieldSpec(_Spec):
 
     type: FieldType
     describe: str
-    values: tuple[Name, ...] | None = None
+    values: tuple[ChoiceValue, ...] | None = None
     range: tuple[float, float] | None = None
     unit: str | None = None
     default: bool | int | float | str | None = None
@@ -87,22 +93,44 @@ class FieldSpec(_Spec):
         return Annotated[base, Field(ge=lo, le=hi, allow_inf_nan=False, strict=True)]
 
 
+MAX_MEMBERS = 50
+"""Facts one collection may hold in a case (a customer's orders, an order's items)."""
+
+
 class KindSpec(_Spec):
-    """One fact kind: the tool that reveals it (None: known from the customer's message)."""
+    """One fact kind: the tool that reveals it (None: known from the customer's message).
+
+    ``many``: a case may hold several facts of this kind (an order's items); its first id
+    field identifies each, and its other id fields refer to the kinds they name (an item's
+    ``order_id`` is the order's)."""
 
     revealed_by: Name | None
+    many: bool = False
     fields: dict[Name, FieldSpec]
 
     @model_validator(mode="after")
     def _one_id(self) -> KindSpec:
         ids = [n for n, f in self.fields.items() if f.type == "id"]
-        if len(ids) != 1:
-            raise ValueError("a fact kind needs exactly one field of type id (its identifier)")
+        if self.many and not ids:
+            raise ValueError(
+                "a collection (many: true) needs a field of type id first (each fact's "
+                "identifier); further id fields refer to other kinds"
+            )
+        if not self.many and len(ids) != 1:
+            raise ValueError(
+                "a fact kind needs exactly one field of type id (its identifier); a kind "
+                "holding several facts that refer to others says many: true"
+            )
         return self
 
     @property
     def id_field(self) -> str:
         return next(n for n, f in self.fields.items() if f.type == "id")
+
+    @property
+    def references(self) -> tuple[str, ...]:
+        """The id fields after the identifier: each refers to the kind it names."""
+        return tuple(n for n, f in self.fields.items() if f.type == "id")[1:]
 
 
 class FactsFile(_Spec):
@@ -164,48 +192,108 @@ class Facts:
 
     ``Facts(order={...}, customer={...})``; immutable and hashable. Types are checked against
     the rulebook's declaration (``FactSchema.check``) before the engine sees them.
+
+    A collection kind (``many: true``) holds a list: ``Facts(item=[{...}, {...}])``. One of
+    its facts may be in focus (``focus``): the item being decided, which every other reading
+    (``record``, ``value``, ``present``) sees as the kind's single fact, while quantifiers
+    (``all item: ...``) read the whole collection.
     """
 
-    __slots__ = ("_checked", "_hash", "_kinds")
+    __slots__ = ("_checked", "_focus", "_hash", "_kinds", "_many")
 
-    def __init__(self, **kinds: Mapping[str, Any] | None) -> None:
-        self._kinds = {k: FactRecord(v) for k, v in sorted(kinds.items()) if v is not None}
+    def __init__(self, **kinds: Mapping[str, Any] | Collection[Mapping[str, Any]] | None) -> None:
+        self._kinds = {
+            k: FactRecord(v)  # type: ignore[arg-type]
+            for k, v in sorted(kinds.items())
+            if v is not None and not isinstance(v, list | tuple)
+        }
+        self._many: dict[str, tuple[FactRecord, ...]] = {
+            k: tuple(FactRecord(m) for m in v)
+            for k, v in sorted(kinds.items())
+            if isinstance(v, list | tuple)
+        }
+        self._focus: dict[str, int] = {}
         self._hash: int | None = None
         self._checked: FactSchema | None = None
         """The schema that checked these facts (defaults filled in), so no one checks twice."""
 
     def present(self) -> dict[str, FactRecord]:
-        """The kinds that are known, by name."""
-        return dict(self._kinds)
+        """The kinds that are known, by name (a collection by its fact in focus)."""
+        if not self._focus:
+            return dict(self._kinds)
+        focused = {k: self._many[k][i] for k, i in self._focus.items()}
+        return dict(sorted({**self._kinds, **focused}.items()))
 
     def record(self, kind: str) -> FactRecord | None:
-        return self._kinds.get(kind)
+        record = self._kinds.get(kind)
+        if record is None and kind in self._focus:
+            return self._many[kind][self._focus[kind]]
+        return record
 
     def value(self, kind: str, field: str) -> Any:
         """The observed value of ``kind.field``, or None when unknown."""
-        record = self._kinds.get(kind)
+        record = self.record(kind)
         return None if record is None else record.get(field)
+
+    def in_focus(self) -> tuple[str, ...]:
+        """The collection kinds whose member is in focus (a decision per item)."""
+        return tuple(self._focus)
+
+    def collection(self, kind: str) -> tuple[FactRecord, ...] | None:
+        """Every fact of a collection kind, or None while none is known."""
+        return self._many.get(kind)
+
+    def collections(self) -> dict[str, tuple[FactRecord, ...]]:
+        return dict(self._many)
+
+    def focus(self, kind: str, index: int) -> Facts:
+        """These facts with member ``index`` of collection ``kind`` in focus."""
+        focused = self._copy()
+        focused._focus = {**self._focus, kind: index}
+        return focused
+
+    def _copy(self) -> Facts:
+        copy = Facts()
+        copy._kinds, copy._many, copy._focus = self._kinds, self._many, dict(self._focus)
+        copy._checked = self._checked
+        return copy
 
     def only(self, kinds: Collection[str]) -> Facts:
         """The known kinds among ``kinds``; checked if these facts were (each kind is checked
         on its own, and a part of consistent links is consistent)."""
-        part = Facts(**{k: r for k, r in self._kinds.items() if k in kinds})
+        part = Facts(
+            **{k: r for k, r in self._kinds.items() if k in kinds},
+            **{k: list(m) for k, m in self._many.items() if k in kinds},
+        )
+        part._focus = {k: i for k, i in self._focus.items() if k in kinds}
         part._checked = self._checked
         return part
 
     def with_kind(self, kind: str, fields: Mapping[str, Any]) -> Facts:
-        return Facts(**{**self._kinds, kind: fields})
+        many = {k: list(m) for k, m in self._many.items() if k != kind}
+        changed = Facts(**{**self._kinds, **many, kind: fields})
+        changed._focus = {k: i for k, i in self._focus.items() if k != kind}
+        return changed
 
-    def as_dict(self) -> dict[str, dict[str, Any]]:
-        return {kind: dict(record.items()) for kind, record in self._kinds.items()}
+    def as_dict(self) -> dict[str, Any]:
+        singles: dict[str, Any] = {kind: dict(r.items()) for kind, r in self._kinds.items()}
+        many = {kind: [dict(m.items()) for m in members] for kind, members in self._many.items()}
+        return dict(sorted({**singles, **many}.items())) if many else singles
 
     def __hash__(self) -> int:
         if self._hash is None:  # decisions are memoised by fact set: hashed many times
             self._hash = hash(tuple(self._kinds.items()))
+            if self._many or self._focus:
+                self._hash ^= hash((tuple(self._many.items()), tuple(self._focus.items())))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Facts) and self._kinds == other._kinds
+        return (
+            isinstance(other, Facts)
+            and self._kinds == other._kinds
+            and self._many == other._many
+            and self._focus == other._focus
+        )
 
     def __repr__(self) -> str:
         return f"Facts({self.as_dict()!r})"
@@ -243,16 +331,28 @@ class FactSchema(BaseModel):
                 else:
                     fields[name] = (f.annotation() | None, f.default)
             config = ConfigDict(extra="forbid", frozen=True)
-            kinds[kind] = (create_model(kind, __config__=config, **fields) | None, None)
+            model = create_model(kind, __config__=config, **fields)
+            if spec.many:  # a list of facts; a single one stands for a list of one
+                members = Annotated[list[model], Field(max_length=MAX_MEMBERS)]  # type: ignore[valid-type]
+                kinds[kind] = (members | model | None, None)
+            else:
+                kinds[kind] = (model | None, None)
         model = create_model("Facts", __config__=ConfigDict(extra="forbid"), **kinds)
         return model
 
     def validate(self, raw: Mapping[str, Any]) -> Facts:
         """Untyped facts (JSON) checked strictly; raises pydantic.ValidationError."""
         checked = self._model.model_validate(raw)
-        kinds = {
-            kind: value.model_dump() for kind in self.kinds if (value := getattr(checked, kind))
-        }
+        kinds: dict[str, Any] = {}
+        for kind, spec in self.kinds.items():
+            value = getattr(checked, kind)
+            if value is None:
+                continue
+            if spec.many:
+                members = value if isinstance(value, list) else [value]
+                kinds[kind] = [m.model_dump() for m in members]
+            elif value:
+                kinds[kind] = value.model_dump()
         facts = Facts(**kinds)
         self._check_links(facts)
         facts._checked = self
@@ -263,22 +363,44 @@ class FactSchema(BaseModel):
         schema checked already are returned as they are (checking them again changes nothing)."""
         if facts._checked is self:
             return facts
-        return self.validate(facts.as_dict())
+        checked = self.validate(facts.as_dict())
+        if facts._focus:
+            checked = checked._copy()
+            checked._focus = dict(facts._focus)
+        return checked
 
     def _check_links(self, facts: Facts) -> None:
-        """Kinds that share an identifier field (an order and its defect check) must agree."""
+        """Kinds that share an identifier field (an order and its defect check) must agree;
+        a collection's facts have distinct identifiers, and each reference of theirs names
+        the fact of that kind in the case (an item's order_id is the order's)."""
         seen: dict[str, tuple[str, Any]] = {}
-        for kind, record in facts.present().items():
+        for kind, record in facts._kinds.items():
             id_field = self.kinds[kind].id_field
             value = record.get(id_field)
             first, first_value = seen.setdefault(id_field, (kind, value))
             if first_value != value:
-                message = f"{kind}.{id_field} {value!r} does not match {first}.{id_field} "
-                message += repr(first_value)
-                error = {"loc": (kind, id_field), "input": value, "ctx": {"error": message}}
-                raise ValidationError.from_exception_data(
-                    "Facts", [{"type": "value_error", **error}]
-                )
+                _link_error(kind, id_field, value, f"{first}.{id_field} {first_value!r}")
+        for kind, members in facts.collections().items():
+            spec = self.kinds[kind]
+            keys = [m.get(spec.id_field) for m in members]
+            if len(set(keys)) != len(keys):
+                index = next(i for i, k in enumerate(keys) if keys.index(k) != i)
+                other = "another of its kind (ids are unique)"
+                _link_error(kind, spec.id_field, keys[index], other, index)
+            for index, member in enumerate(members):
+                for ref in spec.references:
+                    if ref in seen and member.get(ref) != seen[ref][1]:
+                        first, first_value = seen[ref]
+                        other = f"{first}.{ref} {first_value!r}"
+                        _link_error(kind, ref, member.get(ref), other, index)
+
+
+def _link_error(kind: str, field: str, value: Any, other: str, index: int | None = None) -> None:
+    """A ValidationError located at the field (of member ``index`` of a collection)."""
+    message = f"{kind}.{field} {value!r} does not match {other}"
+    loc = (kind, field) if index is None else (kind, index, field)
+    error = {"loc": loc, "input": value, "ctx": {"error": message}}
+    raise ValidationError.from_exception_data("Facts", [{"type": "value_error", **error}])
 
 
 def load_schema(data: Any) -> FactSchema:

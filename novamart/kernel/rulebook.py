@@ -16,15 +16,21 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from novamart.kernel import limits, variants, wording, yaml_advice
+from novamart.kernel import expressions, limits, variants, wording, yaml_advice
 from novamart.kernel.conditions import (
+    FAILED,
     FALLBACK_TEST,
     LIMIT,
+    SCOPE,
     ConditionSyntaxError,
+    ExprTest,
     FallbackTest,
     FieldTest,
+    ScopeTest,
+    Test,
     parse_test,
 )
+from novamart.kernel.expressions import Expr, ExpressionError
 from novamart.kernel.facts import Facts, FactSchema, load_schema
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
@@ -106,6 +112,8 @@ class PolicyFile(_Spec):
     clause: str
     applies_when: Literal["all conditions hold", "any condition holds"] = "all conditions hold"
     overrides: bool = False
+    for_each: Name | None = None
+    """A collection kind: the policy decides each of its members (an order's items) apart."""
     conditions: Annotated[list[ConditionSpec], Field(min_length=1)]
     grants: Annotated[list[GrantSpec], Field(min_length=1)]
     examples: list[ExampleSpec] = []
@@ -120,19 +128,23 @@ class Condition(BaseModel):
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     name: str
     text: str
-    test: FieldTest | FallbackTest
+    test: Test
     reason: str
     line: int | None = None
 
 
 class Amount(BaseModel):
-    """How much a grant is worth: a constant, a field, or a percentage by some field."""
+    """How much a grant is worth: a constant, a field, a percentage by some field, or an
+    expression over fields (``order.price - order.discount``, ``order.price * 10%``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     constant: float = 0
     field: str | None = None
     by: str | None = None
     percent: dict[str, float] = {}
+    expression: Expr | None = None
+    text: str | None = None
+    """The expression as written (for the handbook and explanations)."""
 
 
 class Grant(BaseModel):
@@ -163,6 +175,7 @@ class Policy(BaseModel):
     grants: list[Grant]
     any_condition: bool = False  # applies when any condition holds, not all of them
     overrides: bool = False  # when it applies, its grants are the only ones offered
+    for_each: str | None = None  # decided per member of this collection kind
     vary: dict[str, tuple[float, float]] = {}  # what policy variants may move, within bounds
 
     @property
@@ -188,6 +201,10 @@ class Rulebook(BaseModel):
             for cond in policy.conditions:
                 if isinstance(cond.test, FieldTest):
                     tested.setdefault(cond.test.kind, {})[cond.test.field] = None
+                elif isinstance(cond.test, ExprTest):
+                    for ref in cond.test.refs:
+                        kind, _, field = ref.partition(".")
+                        tested.setdefault(kind, {})[field] = None
         return {kind: tuple(fields) for kind, fields in tested.items()}
 
 
@@ -318,6 +335,7 @@ def load_rulebook(
     if not policies and not issues.issues:
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
+    policies = _scoped(policies, issues)
     limits.check(policies, issues)
     # with the facts or the catalogue broken, conditions and grants were left out: a vary
     # entry naming them is not wrong, and the broken file's own issue says what is
@@ -496,6 +514,17 @@ def _load_policy(
         issues.broken_policies.add(str(doc.data["policy"]))
         return None
     where = f"policy {spec.policy}"
+    if spec.for_each is not None and schema is not None:
+        kind = schema.kinds.get(spec.for_each)
+        if kind is None or not kind.many:
+            collections = [k for k, s in schema.kinds.items() if s.many]
+            issues.add(
+                doc,
+                ("for_each",),
+                where,
+                f"for_each: {spec.for_each!r} is not a collection kind (many: true in "
+                f"facts.yaml; collections: {', '.join(collections) or 'none'})",
+            )
     if spec.policy in known:
         issues.add(
             doc,
@@ -522,7 +551,7 @@ def _load_policy(
             continue
         for problem in _template_problems(c.reason, test, schema):
             issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
-        if isinstance(test, FieldTest):
+        if isinstance(test, FieldTest | ExprTest):
             for problem in wording.reason_problems(c.reason, test):
                 issues.add(doc, ("conditions", i, "reason"), cwhere, problem)
         conditions.append(
@@ -573,7 +602,10 @@ def _load_policy(
             "use 'applies_when: all conditions hold'",
         )
     limits_by_name = {c.name: c.test.value for c in conditions if isinstance(c.test, FieldTest)}
-    stated = _stated_numbers(grants)
+    # an expression's numbers may be stated too (it has no single value to show in braces)
+    stated = _stated_numbers(grants) + [
+        n for c in conditions if isinstance(c.test, ExprTest) for n in c.test.numbers()
+    ]
     for problem in wording.clause_problems(spec.clause, limits_by_name, stated, unreadable):
         issues.add(doc, ("clause",), where, problem)
     return Policy(
@@ -584,6 +616,7 @@ def _load_policy(
         grants=grants,
         any_condition=any_condition,
         overrides=spec.overrides,
+        for_each=spec.for_each,
         # a condition whose test is at fault is reported once, not again by its vary entry
         vary={k: v for k, v in spec.vary.items() if k not in seen - {c.name for c in conditions}},
     )
@@ -618,14 +651,16 @@ def _stated_numbers(grants: list[Grant]) -> list[float]:
     return [
         number
         for g in grants
-        for number in (g.amount.constant, *g.amount.percent.values())
+        for number in (g.amount.constant, *g.amount.percent.values(), *_amount_numbers(g.amount))
         if number
     ]
 
 
-def _template_problems(
-    template: str, test: FieldTest | FallbackTest, schema: FactSchema
-) -> list[str]:
+def _amount_numbers(amount: Amount) -> list[float]:
+    return [] if amount.expression is None else ExprTest(amount.expression).numbers()
+
+
+def _template_problems(template: str, test: Test, schema: FactSchema) -> list[str]:
     problems = []
     for name in _PLACEHOLDER.findall(template):
         if isinstance(test, FallbackTest):
@@ -634,18 +669,33 @@ def _template_problems(
                     f"reason uses {{{name}}}; the fallback knows only {{other_policies}}"
                 )
             continue
-        if name == LIMIT:
+        if name == LIMIT and isinstance(test, ExprTest):
+            problems.append(
+                f"reason uses {{{LIMIT}}}, but an expression test has no single value it "
+                f"compares with; write the fields ({{{test.refs[0]}}}) or {{{FAILED}}}, which "
+                "names the part of the test that failed"
+            )
+            continue
+        if name in (LIMIT, FAILED):
             continue
         if schema.field(*name.partition(".")[::2]) is None:
-            problems.append(f"reason uses unknown fact field {{{name}}}")
+            problems.append(f"reason uses unknown fact field {{{name}}}{_known(name, schema)}")
     return problems
+
+
+def _known(ref: str, schema: FactSchema) -> str:
+    """The fields an analyst may have meant: of the kind named, or the kinds there are."""
+    kind = ref.partition(".")[0]
+    if kind in schema.kinds:
+        return f" (known: {', '.join(f'{kind}.{f}' for f in schema.kinds[kind].fields)})"
+    return f" (fact kinds: {', '.join(schema.kinds)})"
 
 
 def _numeric_field(ref: str, schema: FactSchema) -> str | None:
     """Why ``ref`` cannot be an amount, or None when it is a numeric fact field."""
     spec = schema.field(*ref.partition(".")[::2])
     if spec is None:
-        return f"unknown fact field {ref!r}"
+        return f"unknown fact field {ref!r}{_known(ref, schema)}"
     if spec.python_type not in (int, float):
         return f"{ref} is not a number"
     return None
@@ -664,10 +714,12 @@ def _amount(
         return Amount(constant=float(raw))
     if schema is None:  # nothing can be checked without the fact declaration
         return Amount(field=raw) if isinstance(raw, str) else Amount(field=raw.percent_of)
+    if isinstance(raw, str) and not _REF.match(raw.strip()):
+        return _expression_amount(raw, schema, doc, path, where, issues)
     if isinstance(raw, str):
-        if problem := _numeric_field(raw, schema):
+        if problem := _numeric_field(raw.strip(), schema):
             issues.add(doc, path, where, f"amount: {problem}")
-        return Amount(field=raw)
+        return Amount(field=raw.strip())
     if problem := _numeric_field(raw.percent_of, schema):
         issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
     by = schema.field(*raw.by.partition(".")[::2])
@@ -700,6 +752,27 @@ def _amount(
     return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
 
 
+_REF = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+
+
+def _expression_amount(
+    raw: str, schema: FactSchema, doc: _Located, path: tuple, where: str, issues: _Collector
+) -> Amount:
+    """An amount written as arithmetic over fields: it must read, and be a number."""
+    text = " ".join(raw.split())
+    try:
+        node = expressions.parse(text, schema)
+        kind = expressions.check(node, schema)
+    except ExpressionError as e:
+        issues.add(doc, path, where, f"amount: {e}")
+        return Amount(text=text)
+    if kind != expressions.NUMBER:
+        issues.add(
+            doc, path, where, f"amount: {text!r} is {expressions.a_type(kind)}, not a number"
+        )
+    return Amount(expression=node, text=text)
+
+
 def _values_allowed(conditions: list[Condition], ref: str) -> set | None:
     """The values of ``ref`` that the policy's own conditions let through, if it tests it."""
     for c in conditions:
@@ -709,6 +782,33 @@ def _values_allowed(conditions: list[Condition], ref: str) -> set | None:
             if c.test.op == "==":
                 return {c.test.value}
     return None
+
+
+def _scoped(policies: dict[str, Policy], issues: _Collector) -> dict[str, Policy]:
+    """When some policy decides per item, every policy says in which decision it speaks: a
+    ``scope`` condition (per item, or the whole case) joins its own, so a per-item policy is
+    no verdict on the case and a case policy no verdict on an item. Rulebooks without
+    ``for_each`` are left exactly as written."""
+    collections = tuple(dict.fromkeys(p.for_each for p in policies.values() if p.for_each))
+    if not collections:
+        return policies
+    scoped = {}
+    for name, policy in policies.items():
+        if policy.any_condition:
+            issues.add(
+                policy.file,
+                (),
+                f"policy {name}",
+                f"'applies_when: any condition holds' cannot be used in a rulebook that decides "
+                f"per item (for_each: {collections[0]}): join the alternatives with 'or' in one "
+                "condition",
+            )
+        test = ScopeTest(policy.for_each)
+        scope = Condition(
+            name=SCOPE, text=SCOPE, test=test, reason=test.reason(collections), line=None
+        )
+        scoped[name] = policy.model_copy(update={"conditions": [*policy.conditions, scope]})
+    return scoped
 
 
 def _check_fallbacks(policies: dict[str, Policy], issues: _Collector) -> None:
@@ -771,6 +871,21 @@ def _expect_problem(
 ) -> str | None:
     """What is wrong with one expectation; nothing when it names what a broken file would
     have defined (that file's own issue says what is wrong)."""
+    if key.startswith("each_"):  # per item: each_item: {<id>: {optimal: ..., <policy>: ...}}
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+            return f"{key}: expected a mapping of ids to expectations, got {value!r}"
+        problems = []
+        for item, expects in value.items():
+            for k, v in expects.items():
+                nested = "per item, expect optimal, amount or a policy's verdict"
+                problem = (
+                    nested
+                    if k.startswith("each_")
+                    else _expect_problem(k, v, catalogue, policies, issues)
+                )
+                if problem:
+                    problems.append(f"{key}.{item}.{problem}")
+        return "; ".join(problems) or None
     if key == "optimal":
         if value != "none" and value not in catalogue and not issues.catalogue_broken:
             return f"optimal: unknown resolution {value!r} (or 'none')"
@@ -781,5 +896,8 @@ def _expect_problem(
         if value not in _VERDICTS:
             return f"{key}: expected one of {', '.join(_VERDICTS)}, got {value!r}"
     elif key not in issues.broken_policies:
-        return f"unknown expectation {key!r} (use optimal, amount, or a policy name)"
+        return (
+            f"unknown expectation {key!r} (use optimal, amount, a policy name, or "
+            "each_<collection> for expectations per item)"
+        )
     return None

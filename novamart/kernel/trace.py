@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel.conditions import FALLBACK_TEST, FieldTest
+from novamart.kernel import expressions
+from novamart.kernel.conditions import FALLBACK_TEST, ExprTest, FieldTest, ScopeTest
 from novamart.kernel.decision import (
     ConditionResult,
     ConditionStatus,
@@ -140,6 +141,21 @@ def _condition_trace(
         return ConditionTrace(
             **common, test=OVERRIDE_TEST, fact=None, observed=None, source=None, line=None
         )
+    if isinstance(written.test, ExprTest):
+        seen = _expression_reads(written.test, facts)
+        known = [r.split(".")[0].removeprefix("count(").rstrip(")") for r in seen]
+        return ConditionTrace(
+            **common,
+            test=written.text,
+            fact=", ".join(seen),
+            observed=seen,
+            source=", ".join(dict.fromkeys(s for k in known if (s := sources.get(k)))) or None,
+            line=written.line,
+        )
+    if isinstance(written.test, ScopeTest):
+        return ConditionTrace(
+            **common, test=written.text, fact=None, observed=None, source=None, line=written.line
+        )
     if not isinstance(written.test, FieldTest):
         return ConditionTrace(
             **common, test=FALLBACK_TEST, fact=None, observed=None, source=None, line=written.line
@@ -154,6 +170,25 @@ def _condition_trace(
         source=sources.get(test.kind) if observed is not None else None,
         line=written.line,
     )
+
+
+def _expression_reads(test: ExprTest, facts: Facts) -> dict[str, Any]:
+    """What an expression read: each field outside a quantifier with its value, and for
+    each collection it quantifies over, how many facts it holds (None while unknown)."""
+    seen: dict[str, Any] = {}
+
+    def visit(node: expressions.Expr) -> None:
+        if isinstance(node, expressions.Quantified):
+            members = facts.collection(node.kind)
+            seen[f"count({node.kind})"] = None if members is None else len(members)
+            return  # the fields inside speak of each member in turn
+        if isinstance(node, expressions.Ref):
+            seen[node.ref] = facts.value(node.kind, node.field)
+        for child in expressions.children(node):
+            visit(child)
+
+    visit(test.expr)
+    return seen
 
 
 def why_not(
@@ -218,7 +253,7 @@ def _obstacles(why: PolicyWhy) -> str:
 
 
 def _failure(c: ConditionTrace) -> str:
-    if c.fact is None:
+    if c.fact is None or isinstance(c.observed, dict):
         return f"{c.name} ({c.reason})"
     source = f" from {c.source}" if c.source else ""
     return f"{c.name} needs {c.test}, observed {_plain(c.observed)}{source}"

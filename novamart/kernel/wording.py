@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from novamart.kernel.conditions import FieldTest
+from novamart.kernel.conditions import ExprTest, FieldTest
 
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _NUMBER = re.compile(r"(?<![\w\-.])\d+(?:\.\d+)?(?![\w])")
@@ -61,8 +61,15 @@ def clause_problems(
     return problems
 
 
-def reason_problems(template: str, test: FieldTest) -> list[str]:
+def reason_problems(template: str, test: FieldTest | ExprTest) -> list[str]:
     """A number written out in a reason that its own test does not compare with."""
+    if isinstance(test, ExprTest):
+        used = test.numbers()
+        return [
+            f"reason states {stated} but its test uses {_listing(used)}; write the fields "
+            "in braces ({kind.field}) or {failed} so the reason follows the test"
+            for stated in stale_numbers(template, used)
+        ]
     used = numbers(test.value)
     return [
         f"reason states {stated} but its test compares with {_listing(used)}; "

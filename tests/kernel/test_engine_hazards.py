@@ -34,6 +34,7 @@ from novamart.kernel import (
     PolicyKernel,
     RulebookError,
     default_kernel,
+    limits,
     load_rulebook,
 )
 from novamart.kernel.compile import compile_rulebook, derived_fact_ids
@@ -45,7 +46,7 @@ from novamart.kernel.engine import (
     _SessionIds,
     fnv1a_32,
 )
-from novamart.kernel.limits import MAX_TESTS_PER_KIND
+from novamart.kernel.limits import MAX_CONDITIONS_PER_POLICY
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"
@@ -320,47 +321,76 @@ def test_sinks_store_facts_no_condition_matches() -> None:
 # ---- 5. a fact passing more than ~64 alpha tests gives error 303 ------------------------
 
 WIDE_CONDITIONS = 70  # one order fact matches 70 tests, past the engine's stack of 64
+WIDE_POLICIES = 5  # 14 conditions each: within the 16 facts one join holds
 
 
 @pytest.fixture
 def wide_rules(tmp_path: Path) -> Path:
-    """A copy of rules/ plus a policy testing order.days_since_purchase 70 times."""
+    """A copy of rules/ plus five policies testing order.days_since_purchase 70 times."""
     shutil.copytree(RULES, tmp_path, dirs_exist_ok=True)
-    conditions = [
-        {
-            "name": f"within_{n}_days",
-            "test": f"order.days_since_purchase <= {n}",
-            "reason": "purchased {order.days_since_purchase} days ago",
+    per = WIDE_CONDITIONS // WIDE_POLICIES
+    for p in range(WIDE_POLICIES):
+        conditions = [
+            {
+                "name": f"within_{n}_days",
+                "test": f"order.days_since_purchase <= {n}",
+                "reason": "purchased {order.days_since_purchase} days ago",
+            }
+            for n in range(p * per + 1, (p + 1) * per + 1)
+        ]
+        policy = {
+            "policy": f"wide_window_{p}",
+            "clause": "Too many windows.",
+            "conditions": conditions,
+            "grants": [{"resolution": "exchange", "amount": 0}],
         }
-        for n in range(1, WIDE_CONDITIONS + 1)
-    ]
-    policy = {
-        "policy": "wide_window",
-        "clause": "Too many windows.",
-        "conditions": conditions,
-        "grants": [{"resolution": "exchange", "amount": 0}],
-    }
-    (tmp_path / "wide_window.yaml").write_text(yaml.safe_dump(policy, sort_keys=False))
+        (tmp_path / f"wide_window_{p}.yaml").write_text(yaml.safe_dump(policy, sort_keys=False))
     return tmp_path
 
 
-def test_load_rulebook_rejects_a_fact_kind_tested_too_often(wide_rules: Path) -> None:
+def test_a_kind_tested_past_the_engine_stack_is_tested_by_the_kernel(wide_rules: Path) -> None:
+    """Past MAX_TESTS_PER_KIND the kind's tests are evaluated in Python and reach the engine
+    as condition facts: the rules load and decide each window exactly."""
+    rulebook = load_rulebook(wide_rules)
+    assert "order" in limits.python_kinds(rulebook.policies)
+    kernel = PolicyKernel(wide_rules)
+    for days in (14, 15, 56, 57):
+        order = dict(order_id="O", days_since_purchase=days, opened=True, price=10.0)
+        decision = kernel.decide(Facts(order=order))
+        # wide_window_p passes when days <= its smallest window, p * 14 + 1
+        expected = {f"wide_window_{p}" for p in range(WIDE_POLICIES) if days <= p * 14 + 1}
+        eligible = {n for n, v in decision.policies.items() if v.status == "eligible"}
+        assert eligible & {f"wide_window_{p}" for p in range(WIDE_POLICIES)} == expected
+        failed = decision.policies["wide_window_0"].conditions[0]
+        assert failed.status == ("pass" if days <= 1 else "fail")
+
+
+def test_load_rulebook_refuses_a_policy_joining_more_than_the_engine_holds(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(RULES, tmp_path, dirs_exist_ok=True)
+    conditions = [
+        {"name": f"c{n}", "test": f"order.days_since_purchase <= {n}", "reason": "too late"}
+        for n in range(MAX_CONDITIONS_PER_POLICY + 1)
+    ]
+    policy = {"policy": "too_wide", "clause": "x.", "conditions": conditions,
+              "grants": [{"resolution": "exchange", "amount": 0}]}  # fmt: skip
+    (tmp_path / "too_wide.yaml").write_text(yaml.safe_dump(policy, sort_keys=False))
     with pytest.raises(RulebookError) as raised:
-        load_rulebook(wide_rules)
+        load_rulebook(tmp_path)
     (issue,) = raised.value.issues
-    assert issue.where == "fact kind order"
-    assert "wide_window.yaml" in str(issue)
-    assert f"at most {MAX_TESTS_PER_KIND} tests per fact kind" in issue.message
+    assert issue.where == "policy too_wide" and "too_wide.yaml" in issue.file
+    assert f"joins at most {MAX_CONDITIONS_PER_POLICY}" in issue.message
 
 
-def test_without_the_check_the_engine_fails_with_error_303(wide_rules: Path) -> None:
+def test_without_the_split_the_engine_fails_with_error_303(wide_rules: Path) -> None:
     child = run_python(
         """
         import os, sys
         from novamart.kernel import limits, load_rulebook
         from novamart.kernel.compile import compile_rulebook
         from novamart.kernel.engine import QuietHost, _action
-        limits.MAX_TESTS_PER_KIND = 10**6  # the check removed
+        limits.MAX_TESTS_PER_KIND = 10**6  # every plain test compiled into the engine
         host = QuietHost(_action)
         host.register_rulesets({"wide": compile_rulebook(load_rulebook(sys.argv[1]))})
         fact = {"kind": "order", "id": "order", "sid": "1", "order_id": "O",
@@ -376,6 +406,20 @@ def test_without_the_check_the_engine_fails_with_error_303(wide_rules: Path) -> 
     )
     assert child.returncode == 0, child.stderr
     assert "error code: 303" in child.stdout
+
+
+def test_a_join_of_more_than_16_facts_fails_with_error_304() -> None:
+    """Why MAX_CONDITIONS_PER_POLICY is 16: the raw engine refuses a 17-fact join."""
+    for width, refused in ((16, False), (17, True)):
+        patterns = [{f"c{i}": {"$and": [{"kind": "c"}, {"n": i}]}} for i in range(width)]
+        host = quiet_host(rs={"join": {"all": patterns, "run": "x"}})
+        facts = [{"kind": "c", "n": i, "id": f"c{i}", "sid": "1"} for i in range(width)]
+        if refused:
+            with pytest.raises(durable_rules_engine.error, match="304"):
+                host.assert_facts("rs", facts)
+        else:
+            host.assert_facts("rs", facts)
+            host.delete_state("rs", "1")
 
 
 # ---- 6. sessions and facts are identified by a 32-bit FNV-1a hash only ------------------

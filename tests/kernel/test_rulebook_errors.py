@@ -205,7 +205,7 @@ def test_every_problem_is_reported_at_once(rules: Path):
     assert len(caught.value.issues) == 2
 
 
-def test_too_many_tests_on_one_fact_kind(rules: Path):
+def test_too_many_conditions_in_one_policy(rules: Path):
     conditions = "\n".join(
         f"  - name: window_{i}\n    test: order.days_since_purchase <= {i}\n    reason: late"
         for i in range(31)
@@ -214,8 +214,25 @@ def test_too_many_tests_on_one_fact_kind(rules: Path):
         f"policy: greedy\nclause: Too many conditions.\nconditions:\n{conditions}\n"
         "grants:\n  - resolution: exchange\n"
     )
-    with pytest.raises(RulebookError, match="the engine handles at most 60 tests per fact kind"):
+    with pytest.raises(RulebookError, match="31 conditions; the engine joins at most 16"):
         load_rulebook(rules)
+
+
+def test_too_many_conditions_on_one_fact_kind(rules: Path):
+    """Past the engine's stack a kind is tested in Python; what stays limited is how many
+    conditions may read one kind (limits.MAX_CONDITIONS_PER_KIND)."""
+    for p in range(27):
+        conditions = "\n".join(
+            f"  - name: window_{i}\n    test: order.days_since_purchase <= {i}\n    reason: late"
+            for i in range(15)
+        )
+        (rules / f"greedy_{p}.yaml").write_text(
+            f"policy: greedy_{p}\nclause: Many conditions.\nconditions:\n{conditions}\n"
+            "grants:\n  - resolution: exchange\n"
+        )
+    with pytest.raises(RulebookError, match=r"tested by 40[0-9] conditions across") as caught:
+        load_rulebook(rules)
+    assert "at most 400 conditions may read one fact kind" in str(caught.value)
 
 
 def test_bad_reload_keeps_the_running_version(rules: Path):
