@@ -42,7 +42,8 @@ def reward_doc() -> str:
             "# NovaMart reward",
             "",
             "grade = clip(0.55·resolution + 0.25·tool_use + 0.20·communication + penalties "
-            "+ pass_gate, 0, 1), computed after every step from the episode record and the ground truth "
+            "+ pass_gate, 0, 1), computed after every step from the episode record and the "
+            "ground truth "
             "(the kernel's decision on all of the scenario's facts, taken at reset). Each "
             "step's reward is the change of the grade, so the rewards of an episode sum to its "
             "final score and an action that changes nothing earns nothing. The observation's "

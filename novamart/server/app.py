@@ -2,37 +2,22 @@
 
 HTTP /reset, /step and /state are stateless in OpenEnv 0.10 (a fresh environment per request);
 an episode runs over the WebSocket /ws, one environment per connection, or per HTTP /mcp
-<<<<<<< HEAD
 session that a /ws?session_id= joins (OpenEnv's MCPToolClient; single-process only). Settings
 (novamart.server.settings): HOST (127.0.0.1), PORT (8000), WORKERS (1), MAX_CONCURRENT_ENVS
 (64, per worker), SESSION_TIMEOUT_S (300: idle sessions, joined ones included, are reaped),
 DRAIN_SECONDS (30: what SIGTERM gives open episodes), MAX_MESSAGE_BYTES (65536),
-ENABLE_WEB_INTERFACE (false; true serves the tool view at /web, and only then is gradio
-imported, and the policy workbench at /workbench with its read-only /policy API; per worker),
+ENABLE_WEB_INTERFACE (false; true serves the tool view at /web, one episode per browser tab,
+reaped when idle; only then is gradio imported; and the policy workbench at /workbench with
+its read-only /policy API; per worker),
 RULES_DIR (the repository's rules/; a set that fails its checks or its own examples stops the
 start) and ADMIN_TOKEN (set: POST
-=======
-session that a /ws?session_id= joins (OpenEnv's MCPToolClient). Settings:
-HOST (0.0.0.0), PORT (8000), MAX_CONCURRENT_ENVS (64), SESSION_TIMEOUT_S (300: idle sessions,
-joined ones included, are reaped), MAX_MESSAGE_BYTES (65536), ENABLE_WEB_INTERFACE (false;
-true serves the tool view at /web, one episode per browser tab, at most MAX_CONCURRENT_ENVS
-of them, reaped after SESSION_TIMEOUT_S idle; only then is gradio imported; and the policy workbench
-at /workbench with its read-only /policy API), RULES_DIR (the repository's rules/; a set that
-fails its checks or its own examples stops the start) and ADMIN_TOKEN (set: POST
->>>>>>> webui
 /admin/rules/reload and GET /admin/rules/version, behind `Authorization: Bearer <token>`;
 unset: they answer 403 ADMIN_DISABLED).
 """
 
 from __future__ import annotations
 
-<<<<<<< HEAD
-=======
 import functools
-import os
-from collections.abc import Mapping
-from pathlib import Path
->>>>>>> webui
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -48,9 +33,9 @@ from novamart.server.admin import install_admin_routes
 from novamart.server.drain import install_drain
 from novamart.server.guards import PayloadGuard
 from novamart.server.metrics import Metrics, install_metrics
+from novamart.server.offline import drop_external_stylesheets, install_offline_docs
 from novamart.server.rules_sync import RulesSync
 from novamart.server.served import served_environment
-from novamart.server.offline import drop_external_stylesheets, install_offline_docs
 from novamart.server.sessions import sessions_reaped_when_idle
 from novamart.server.settings import ServerSettings
 from novamart.server.workbench import install_workbench
@@ -116,12 +101,8 @@ def build_app(settings: ServerSettings) -> FastAPI:
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view
-<<<<<<< HEAD
         drop_external_stylesheets(served)  # Gradio's Google fonts: the theme's fallbacks render
-        install_workbench(served, kernel)
-=======
         install_workbench(served, kernel, reload_enabled=settings.admin_token is not None)
->>>>>>> webui
     return served
 
 
