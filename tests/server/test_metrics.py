@@ -31,5 +31,6 @@ def test_metrics_count_a_played_episode(server: RunningServer) -> None:
         if name == "novamart_rules_version"
     }
     assert served == {default_kernel().version: 1.0}
-    assert total(after, "novamart_sessions_open") == 0  # the session closed with its client
+    # the session closed with its client (other tests may hold sessions on the shared server)
+    assert grew("novamart_sessions_open") == 0
     assert total(after, "novamart_draining") == 0
