@@ -32,6 +32,9 @@ CLASSES = frozenset(
         "refusals",
         "paraphrases",
         "courtesy",
+        "disguised",
+        "foreign",
+        "consequential",
     }
 )
 """The adversarial or tricky classes; every file is a voice or one of these."""
@@ -64,6 +67,11 @@ class LabeledMessage(_Label):
     secret_request: StrictBool
     courteous: StrictBool
     rude: StrictBool
+    unreadable: StrictBool = False
+    """Some clause is not in English (issue 18)."""
+    unverifiable: StrictBool = False
+    """It claims something of consequence no rule can check: a benefit no rule grants, or
+    a clause not in English carrying an amount or a value word."""
     note: Annotated[StrictStr, Field(min_length=1)] | None = None
 
     @property

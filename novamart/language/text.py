@@ -175,7 +175,11 @@ def normalise(text: str, folded: bool = False) -> str:
         text = _BLOCKQUOTE.sub(r'"\1"', text)
     if _may_hold_markdown(text):
         text = _MARKDOWN.sub("", text)
-    text = text.lower()
+    return expand_contractions(text.lower())
+
+
+def expand_contractions(text: str) -> str:
+    """ "won't" is "will not", "cannot" is "can not" (lower-case text)."""
     apostrophes = "'" in text
     others = any(word in text for word in _WHOLE_WORDS)
     if apostrophes and others:
@@ -392,6 +396,8 @@ def clauses(text: str, known: Callable[[str], bool] | None = None) -> list[Claus
     normalised = normalise(text, folded=True)
     if known is not None:
         normalised, rewritten = unveil(normalised, known)
+        if rewritten:  # "cann0t" spelled "cannot" is "can not"
+            normalised = expand_contractions(normalised)
         changes += rewritten
     result: list[Clause] = []
     segment = 0

@@ -108,6 +108,9 @@ def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
         raw = match.group(0)
         if " " in raw:
             word = raw.replace(" ", "")
+            if not known(word) and raw[0] in "ai" and known(word[1:]):
+                changes.append(f"{raw[2:]} -> {word[1:]}")
+                return f"{raw[0]} {word[1:]}"  # "a r e f u n d": an article, then the word
         elif "-" in raw:
             word = raw.replace("-", "")
             if not known(word):

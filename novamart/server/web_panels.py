@@ -23,6 +23,9 @@ ENDINGS = {
     "ticket_closed": "the ticket's closing tool succeeded",
     "step_limit": "the step limit ran out (truncated)",
 }
+INLINE_INSTRUCTIONS = 300
+"""Longer instructions (a closed-book case's handbook) go under the card, folded."""
+HANDBOOK_BELOW = "decide under the handbook in *Instructions*, below this card."
 SPEAKERS = {"customer": "assistant", "agent": "user"}
 """Chat roles: the customer on the left, the agent the researcher plays on the right."""
 
@@ -65,8 +68,10 @@ def case_card(observation: NovamartObservation, total: float) -> str:
         lines.append(f"**Order:** {o.order_id} · {days}")
     if o.ticket_id:
         lines.append(f"**Ticket:** {o.ticket_id} · {o.ticket_subject}")
+    lines.append(f"**Issue:** {o.issue_description}")
     if o.instructions:
-        lines.append(f"**Task:** {o.instructions}")
+        inline = len(o.instructions) <= INLINE_INSTRUCTIONS
+        lines.append(f"**Task:** {o.instructions if inline else HANDBOOK_BELOW}")
     if o.requested_fields:
         lines.append(f"**Fields to extract:** {', '.join(o.requested_fields)}")
     if o.account_on_file:
@@ -75,9 +80,14 @@ def case_card(observation: NovamartObservation, total: float) -> str:
     if o.kb_results:
         found = "; ".join(f"{a.article_id} {a.title}" for a in o.kb_results)
         lines.append(f"**Articles found:** {found}")
-    lines.append(f"**Issue:** {o.issue_description}")
     lines.append(f"**Score so far:** {rounded(total)}")
     return "\n\n".join(lines)
+
+
+def long_instructions(observation: NovamartObservation) -> str:
+    """The instructions too long for the card (a closed-book handbook), else nothing."""
+    text = observation.instructions
+    return text if len(text) > INLINE_INSTRUCTIONS else ""
 
 
 def chat_messages(history: Sequence[str], opening: str) -> list[dict[str, str]]:

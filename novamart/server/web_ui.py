@@ -38,6 +38,7 @@ from novamart.server.web_panels import (
     case_card,
     chat_messages,
     ending_panel,
+    long_instructions,
     result_text,
     step_row,
 )
@@ -121,6 +122,8 @@ def build_web_ui(
         with gr.Row():
             with gr.Column(scale=1):
                 card = gr.Markdown("Start an episode to see its case.", elem_id="case")
+                with gr.Accordion("Instructions", open=False, visible=False) as handbook:
+                    instructions = gr.Markdown("", elem_id="instructions")
                 chat = gr.Chatbot(
                     label="Conversation (customer left, agent right)",
                     placeholder="Messages sent with respond_to_customer and the replies.",
@@ -158,6 +161,8 @@ def build_web_ui(
             return {
                 held: episode,
                 card: case_card(observation, total),
+                handbook: gr.Accordion(visible=bool(long_instructions(observation))),
+                instructions: long_instructions(observation),
                 chat: chat_messages(
                     observation.conversation_history, observation.issue_description
                 ),
@@ -249,7 +254,8 @@ def build_web_ui(
                 status: f"Called **{name}**.{over}",
             }
 
-        everything = [held, card, chat, steps, tool, call_button, about, end, ending, result]
+        everything = [held, card, handbook, instructions, chat, steps, tool, call_button, about]
+        everything += [end, ending, result]
         everything += [status, *form]
         reset_button.click(start, inputs=[task, seed, mode, held], outputs=everything)
         task.change(

@@ -5,7 +5,8 @@
 
 A detector is one kind of claim: resolutions asserted, offered and denied (resolution and
 stance), the amounts tied to them, facts of the case (field, relation, value), requests for
-secrets, courtesy and rudeness (one verdict per message). Each detector counts distinct claims per
+secrets, courtesy and rudeness, a clause not in English and a claim no rule can check
+(one verdict per message). Each detector counts distinct claims per
 message (saying the same thing twice is one claim). Window claims whose length the message
 leaves unsaid are resolved against the rules by the grader, so they are not counted
 here (the corpus labels a window only with its length).
@@ -31,6 +32,8 @@ DETECTORS = (
     "secret request",
     "courtesy",
     "rudeness",
+    "unreadable",
+    "unverifiable",
 )
 _FLIP = {"!=": "==", "==": "!="}
 
@@ -100,6 +103,8 @@ def measure(corpus: list[LabeledMessage] | None = None) -> dict[str, Score]:
             ("secret request", bool(reading.secret_requests), message.secret_request),
             ("courtesy", reading.courteous, message.courteous),
             ("rudeness", reading.rude, message.rude),
+            ("unreadable", bool(reading.unreadable), message.unreadable),
+            ("unverifiable", bool(reading.unverifiable), message.unverifiable),
         ):
             scores[name].add(message, Counter([name] * got_flag), Counter([name] * want_flag))
     return scores
