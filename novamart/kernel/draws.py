@@ -70,6 +70,7 @@ class DrawSpec(BaseModel):
             "integer": {"range"},
             "number": {"range", "relative_to", "factor"},
             "money": {"range", "relative_to", "factor", "catalogue"},
+            "text": set(),
         }[type_]
         problems = [
             f"draw: {_key(k)} does not apply to a {type_} field" for k in sorted(given - allowed)

@@ -12,7 +12,7 @@ from typing import Protocol
 from novamart.kernel.decision import Decision
 from novamart.kernel.facts import Facts
 from novamart.kernel.money import same_amount
-from novamart.kernel.rulebook import Example, Rulebook, RuleIssue
+from novamart.kernel.rulebook import PLAN_EXPECTATIONS, Example, Rulebook, RuleIssue
 
 
 class Decider(Protocol):
@@ -40,12 +40,18 @@ class ExampleResult:
 def check_example(rules: Decider, example: Example) -> ExampleResult:
     from novamart.kernel.items import EACH_PREFIX, decide_each  # items builds on Decider
 
-    decision = rules.decide(example.facts)
-    mismatches = []
+    facts, mismatches = example.facts, []
+    if example.steps:
+        from novamart.kernel.requests import plan_mismatches  # requests build on Decider
+
+        facts, mismatches = plan_mismatches(rules, example)
+    decision = rules.decide(facts)
     per_item: list[Decision] = []
     for key, expected in example.expect.items():
+        if key in PLAN_EXPECTATIONS:
+            continue
         if key.startswith(EACH_PREFIX):
-            each = decide_each(rules, example.facts, key.removeprefix(EACH_PREFIX))
+            each = decide_each(rules, facts, key.removeprefix(EACH_PREFIX))
             decided = {i.item: i.decision for i in each.items}
             per_item += decided.values()
             for item, expects in expected.items():

@@ -448,6 +448,30 @@ def parse(text: str, schema: FactSchema) -> Expr:
     return _Parser(text, schema).whole()
 
 
+def parse_guarded(text: str, schema: FactSchema) -> tuple[Expr, Expr | None]:
+    """``value [where condition]``: an effect's value and the condition that selects what it
+    assigns (a ``where`` inside ``sum(...)`` or a quantifier belongs to them)."""
+    parser = _Parser(text, schema)
+    value = parser.implication()
+    where = None
+    if parser.peek("where"):
+        parser.take()
+        where = parser.implication()
+    if parser.tokens[parser.at].kind != "end":
+        raise ExpressionError(f"unexpected {parser.tokens[parser.at].text!r}")
+    return value, where
+
+
+def free_refs(node: Expr) -> Iterator[Ref]:
+    """The references in ``node`` that no quantifier binds (``item.price`` outside
+    ``sum(item.price)``): they read the fact in focus, or the single fact of their kind."""
+    if isinstance(node, Ref):
+        yield node
+    for child in children(node):
+        bound = node.kind if isinstance(node, Quantified) else None
+        yield from (r for r in free_refs(child) if r.kind != bound)
+
+
 # ---- type checking -------------------------------------------------------------------------
 
 
@@ -587,7 +611,7 @@ def _value(node: Expr, lookup: Lookup) -> Value:
     raise TypeError(f"not a value: {node}")
 
 
-class _Bound:
+class Bound:
     """An environment with one member of a collection bound to its kind's name."""
 
     def __init__(self, outer: Env, kind: str, member: Mapping[str, Value]):
@@ -600,13 +624,13 @@ class _Bound:
         return self.outer.collection(kind)
 
 
-def _members(node: Quantified, env: Env) -> list[tuple[bool | None, _Bound]]:
+def _members(node: Quantified, env: Env) -> list[tuple[bool | None, Bound]]:
     """(whether ``where`` selects it, the member bound) for each member; _Unknown while the
     collection itself is not known."""
     members = env.collection(node.kind)
     if members is None:
         raise _Unknown
-    bound = [_Bound(env, node.kind, m) for m in members]
+    bound = [Bound(env, node.kind, m) for m in members]
     return [(True if node.where is None else holds(node.where, b), b) for b in bound]
 
 

@@ -26,7 +26,7 @@ from pydantic import (
 
 from novamart.kernel.draws import ID_CHARACTERS, DrawSpec, draw_reference_problems
 
-FieldType = Literal["id", "integer", "number", "money", "bool", "choice"]
+FieldType = Literal["id", "integer", "number", "money", "bool", "choice", "text"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=rf"^[{ID_CHARACTERS}]+$")]
 ChoiceValue = Annotated[
@@ -84,6 +84,8 @@ class FieldSpec(_Spec):
         """The strict pydantic type a value of this field must have."""
         if self.type == "id":
             return Identifier
+        if self.type == "text":
+            return Annotated[str, Field(max_length=MAX_TEXT, strict=True)]
         if self.type == "bool":
             return StrictBool
         if self.type == "choice":
@@ -93,6 +95,8 @@ class FieldSpec(_Spec):
         return Annotated[base, Field(ge=lo, le=hi, allow_inf_nan=False, strict=True)]
 
 
+MAX_TEXT = 500
+"""Characters a text field holds (a reason given in a call's arguments)."""
 MAX_MEMBERS = 50
 """Facts one collection may hold in a case (a customer's orders, an order's items)."""
 

@@ -30,6 +30,16 @@ from novamart.kernel.conditions import (
     Test,
     parse_test,
 )
+from novamart.kernel.declared import (
+    EVENT_KIND,
+    ArgumentError,
+    ArgumentSpec,
+    Declaration,
+    Step,
+    extend_schema,
+    load_declarations,
+    parse_step,
+)
 from novamart.kernel.expressions import Expr, ExpressionError
 from novamart.kernel.facts import Facts, FactSchema, load_schema
 
@@ -77,6 +87,20 @@ class ResolutionSpec(_Spec):
     tool: Name
     says: tuple[str, ...] = ()
     """The words a message uses for this resolution (for the message reader)."""
+    arguments: dict[Name, ArgumentSpec] = {}
+    """What a call carries (novamart.kernel.declared): the request fact's fields."""
+    selects: Name | None = None
+    """The collection whose members an ``ids`` argument names (``item.selected``)."""
+    amount: str | None = None
+    """What the resolution is worth, for grants that do not say (an expression)."""
+    effects: tuple[str, ...] = ()
+    """What carrying it out does: ``kind.field = value [where condition]``."""
+    then: Name | None = None
+    """A follow-up resolution carried out with it (its effects apply after these)."""
+    requires: tuple[Name, ...] = ()
+    """Conversation events that must have happened (fields of the ``event`` kind)."""
+    declines: bool = False
+    """A refusal: granting it says nothing else is allowed, and why."""
 
 
 class CatalogueFile(_Spec):
@@ -98,12 +122,17 @@ class PercentAmount(_Spec):
 class GrantSpec(_Spec):
     resolution: Name
     quality: Annotated[float, Field(ge=0, le=1)] | None = None
-    amount: float | str | PercentAmount = 0
+    amount: float | str | PercentAmount | None = None
+    """None: the resolution's declared amount, or 0."""
 
 
 class ExampleSpec(_Spec):
     name: str
     facts: dict[str, Any]
+    request: dict[str, Any] | None = None
+    """One call (``{resolution: R, <argument>: value}``), decided on the facts."""
+    steps: list[dict[str, Any]] = []
+    """A plan: calls and ``{event: E}`` in order, each decided on the state before it."""
     expect: dict[str, Any]
 
 
@@ -164,6 +193,9 @@ class Example(BaseModel):
     line: int | None
     facts: Facts
     expect: dict[str, Any]
+    steps: tuple[Any, ...] = ()
+    """Calls (novamart.kernel.requests.Call) and event names, in order; the plain
+    expectations then speak of the decision on the first call."""
 
 
 class Policy(BaseModel):
@@ -186,12 +218,14 @@ class Policy(BaseModel):
 class Rulebook(BaseModel):
     """The whole policy set, validated; ``version`` is a hash of the files' contents."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     version: str
     facts: FactSchema
     resolutions: dict[str, ResolutionSpec]
     policies: dict[str, Policy]
     examples: list[Example]
+    declared: dict[str, Declaration] = {}
+    """Each resolution's checked declaration: arguments, effects, follow-up, events."""
 
     def tested_fields(self) -> dict[str, tuple[str, ...]]:
         """Kind -> the fields some condition tests, in rule order: all that which policies
@@ -323,24 +357,33 @@ def load_rulebook(
     schema = _load_facts(docs, issues, rules_dir)
     if tools is not None:
         _check_tools(docs, catalogue, schema, tools, issues)
+    declared: dict[str, Declaration] = {}
+    amounts: dict[str, Amount] = {}
+    if schema is not None and not issues.catalogue_broken:
+        where = _catalogue_doc(docs)
+        assert where is not None  # a missing catalogue is a broken one
+        schema = extend_schema(where, catalogue, schema, issues)
+        declared = load_declarations(where, catalogue, schema, issues)
+        amounts = _declared_amounts(where, catalogue, schema, issues)
     policies: dict[str, Policy] = {}
     examples: list[tuple[_Located, tuple, ExampleSpec, str]] = []
     for name, parts in docs.items():
         if Path(name).name in SPECIAL_FILES:
             continue
         for doc in parts:
-            policy = _load_policy(doc, catalogue, schema, policies, examples, issues)
+            policy = _load_policy(doc, catalogue, schema, policies, examples, issues, amounts)
             if policy is not None:
                 policies[policy.name] = policy
     if not policies and not issues.issues:
         issues.add(str(rules_dir), (), "", "no policies: add at least one policy file")
     _check_fallbacks(policies, issues)
     policies = _scoped(policies, issues)
+    policies = _required(policies, declared, issues)
     limits.check(policies, issues)
     # with the facts or the catalogue broken, conditions and grants were left out: a vary
     # entry naming them is not wrong, and the broken file's own issue says what is
     variants.check(policies, issues, complete=schema is not None and not issues.catalogue_broken)
-    checked_examples = _load_examples(examples, catalogue, schema, policies, issues)
+    checked_examples = _load_examples(examples, catalogue, schema, policies, issues, declared)
     if issues.issues:
         raise RulebookError(issues.issues)
     ordered = dict(sorted(policies.items(), key=lambda kv: (kv[1].is_fallback, kv[0])))
@@ -351,6 +394,7 @@ def load_rulebook(
         resolutions=catalogue,
         policies=ordered,
         examples=checked_examples,
+        declared=declared,
     )
 
 
@@ -430,6 +474,24 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _catalogue_doc(docs: dict[str, list[_Located]]) -> _Located | None:
+    parts = next((d for n, d in docs.items() if Path(n).name == CATALOGUE_FILE), None)
+    return parts[0] if parts else None
+
+
+def _declared_amounts(
+    doc: _Located, catalogue: dict[str, ResolutionSpec], schema: FactSchema, issues: _Collector
+) -> dict[str, Amount]:
+    """What each resolution declaring an ``amount:`` is worth, for grants that say nothing."""
+    return {
+        name: _expression_amount(
+            spec.amount, schema, doc, ("resolutions", name, "amount"), f"resolution {name}", issues
+        )
+        for name, spec in catalogue.items()
+        if spec.amount is not None
+    }
+
+
 def _load_catalogue(
     docs: dict[str, list[_Located]], issues: _Collector, rules_dir: Path
 ) -> dict[str, ResolutionSpec]:
@@ -504,6 +566,7 @@ def _load_policy(
     known: dict[str, Policy],
     examples: list,
     issues: _Collector,
+    declared_amounts: dict[str, Amount],
 ) -> Policy | None:
     if _no_policy(doc, issues):
         return None
@@ -580,7 +643,11 @@ def _load_policy(
         if g.resolution in granted:
             issues.add(doc, ("grants", i, "resolution"), gwhere, "granted twice")
         granted.add(g.resolution)
-        amount = _amount(g.amount, conditions, schema, doc, ("grants", i, "amount"), gwhere, issues)
+        amount = (
+            declared_amounts.get(g.resolution, Amount(constant=0.0))
+            if g.amount is None
+            else _amount(g.amount, conditions, schema, doc, ("grants", i, "amount"), gwhere, issues)
+        )
         quality = g.quality if g.quality is not None else catalogue[g.resolution].quality
         grants.append(
             Grant(
@@ -811,6 +878,67 @@ def _scoped(policies: dict[str, Policy], issues: _Collector) -> dict[str, Policy
     return scoped
 
 
+def _required(
+    policies: dict[str, Policy], declared: dict[str, Declaration], issues: _Collector
+) -> dict[str, Policy]:
+    """Every policy granting a resolution that ``requires:`` events gets a condition per
+    event (``event.confirmed == true``), so a grant waits for it and the gate, check_policy
+    and explain name it when it is missing. A policy whose own test wants such an event false
+    could never grant it: refused as unsatisfiable."""
+    required = {}
+    for name, policy in policies.items():
+        added: dict[str, Condition] = {}
+        for grant in policy.grants:
+            for event in (
+                declared[grant.resolution].requires if grant.resolution in declared else ()
+            ):
+                test = FieldTest(EVENT_KIND, event, "==", True)
+                for cond in policy.conditions:
+                    if isinstance(cond.test, FieldTest) and not _can_hold_with(cond.test, test):
+                        issues.issues.append(
+                            RuleIssue(
+                                file=policy.file,
+                                line=cond.line,
+                                where=f"policy {name}, condition {cond.name}",
+                                message=f"unsatisfiable: {grant.resolution} requires {event}, "
+                                f"but this condition wants {cond.test.ref} "
+                                f"{cond.test.op} {wording.plain(cond.test.value)}",
+                            )
+                        )
+                added.setdefault(
+                    event,
+                    Condition(
+                        name=f"{REQUIRES_PREFIX}{event}",
+                        text=f"{EVENT_KIND}.{event} == true",
+                        test=test,
+                        reason=f"{grant.resolution} requires {event} first, and it has not "
+                        "happened yet",
+                    ),
+                )
+        taken = {c.name for c in policy.conditions} & {c.name for c in added.values()}
+        for clash in sorted(taken):
+            issues.add(
+                policy.file,
+                (),
+                f"policy {name}",
+                f"condition name {clash!r} is taken by a required event: rename the condition",
+            )
+        conditions = [*policy.conditions, *added.values()]
+        required[name] = policy.model_copy(update={"conditions": conditions}) if added else policy
+    return required
+
+
+REQUIRES_PREFIX = "requires_"
+"""The name of the implicit condition a required event adds: requires_<event>."""
+
+
+def _can_hold_with(test: FieldTest, required: FieldTest) -> bool:
+    """Whether ``test`` can hold while the event ``required`` tests is true."""
+    if test.ref != required.ref:
+        return True
+    return test.holds(True)
+
+
 def _check_fallbacks(policies: dict[str, Policy], issues: _Collector) -> None:
     fallbacks = [p for p in policies.values() if p.is_fallback]
     for p in fallbacks[1:]:
@@ -831,6 +959,7 @@ def _load_examples(
     schema: FactSchema | None,
     policies: dict[str, Policy],
     issues: _Collector,
+    declared: dict[str, Declaration],
 ) -> list[Example]:
     checked = []
     if schema is None:
@@ -849,8 +978,9 @@ def _load_examples(
                     f"facts.{loc}: {_describe(err)}",
                 )
             continue
+        steps = _example_steps(doc, path, spec, schema, declared, where, issues)
         for key, value in spec.expect.items():
-            problem = _expect_problem(key, value, catalogue, policies, issues)
+            problem = _expect_problem(key, value, catalogue, policies, issues, bool(steps))
             if problem:
                 issues.add(doc, (*path, "expect", key), where, problem)
         checked.append(
@@ -861,16 +991,50 @@ def _load_examples(
                 line=doc.line(path),
                 facts=facts,
                 expect=spec.expect,
+                steps=steps,
             )
         )
     return checked
 
 
+def _example_steps(
+    doc: _Located,
+    path: tuple,
+    spec: ExampleSpec,
+    schema: FactSchema,
+    declared: dict[str, Declaration],
+    where: str,
+    issues: _Collector,
+) -> tuple[Step, ...]:
+    """An example's call (``request:``) or plan (``steps:``), each step read."""
+    if spec.request is not None and spec.steps:
+        issues.add(doc, (*path, "steps"), where, "give a request: or steps:, not both")
+    raw = [(("request",), spec.request)] if spec.request is not None else []
+    raw += [(("steps", i), step) for i, step in enumerate(spec.steps)]
+    steps = []
+    for at, step in raw:
+        try:
+            steps.append(parse_step(schema, declared, step))
+        except ArgumentError as e:
+            issues.add(doc, (*path, *at), where, str(e))
+    return tuple(steps)
+
+
+PLAN_EXPECTATIONS = ("plan", "amounts", "because", "after")
+"""What an example with a request or steps may expect of them (novamart.kernel.requests)."""
+
+
 def _expect_problem(
-    key: str, value: Any, catalogue: dict, policies: dict, issues: _Collector
+    key: str, value: Any, catalogue: dict, policies: dict, issues: _Collector, calls: bool = False
 ) -> str | None:
     """What is wrong with one expectation; nothing when it names what a broken file would
     have defined (that file's own issue says what is wrong)."""
+    if key in PLAN_EXPECTATIONS:
+        if not calls:
+            return f"{key}: expects of a request: or steps:, and the example has neither"
+        if key == "after":
+            return None if isinstance(value, dict) else f"after: expected a mapping, got {value!r}"
+        return None if isinstance(value, list) else f"{key}: expected a list, got {value!r}"
     if key.startswith("each_"):  # per item: each_item: {<id>: {optimal: ..., <policy>: ...}}
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             return f"{key}: expected a mapping of ids to expectations, got {value!r}"
@@ -897,7 +1061,8 @@ def _expect_problem(
             return f"{key}: expected one of {', '.join(_VERDICTS)}, got {value!r}"
     elif key not in issues.broken_policies:
         return (
-            f"unknown expectation {key!r} (use optimal, amount, a policy name, or "
-            "each_<collection> for expectations per item)"
+            f"unknown expectation {key!r} (use optimal, amount, a policy name, "
+            "each_<collection> for expectations per item, or, of a request or steps, "
+            f"{', '.join(PLAN_EXPECTATIONS)})"
         )
     return None
