@@ -119,7 +119,7 @@ def _policy_items(
                 by = [
                     r.example.name
                     for r in results
-                    if _same(r.example.facts.value(cond.test.kind, cond.test.field), value)
+                    if any(_same(f.value(cond.test.kind, cond.test.field), value) for f in r.seen)
                 ]
                 description = f"{cond.name} at {cond.test.ref} = {_show(value)} ({label})"
                 items.append(item("boundary", cond.name, description, cond.line, by))
@@ -128,7 +128,11 @@ def _policy_items(
                 by = [
                     r.example.name
                     for r in results
-                    if any(expressions.holds(node, f) is wanted for f in _focused(r.example.facts))
+                    if any(
+                        expressions.holds(node, f) is wanted
+                        for facts in r.seen
+                        for f in _focused(facts)
+                    )
                 ]
                 description = f"{cond.name}: {label}"
                 items.append(item("branch", cond.name, description, cond.line, by))
@@ -138,7 +142,7 @@ def _policy_items(
             for r in results
             if any(
                 g.policy == policy.name and g.resolution == grant.resolution
-                for d in (r.decision, *r.item_decisions)
+                for d in (r.decision, *r.item_decisions, *r.call_decisions)
                 for g in d.eligible
             )
         ]
@@ -186,7 +190,7 @@ def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:
 def _statuses(result: ExampleResult, policy: str, condition: str) -> set[str]:
     """The condition's status in the example's decision and in each of its per-item ones."""
     found = set()
-    for decision in (result.decision, *result.item_decisions):
+    for decision in (result.decision, *result.item_decisions, *result.call_decisions):
         verdict = decision.policies.get(policy)
         if verdict is not None:
             found |= {c.status for c in verdict.conditions if c.name == condition}

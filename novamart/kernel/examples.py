@@ -31,6 +31,15 @@ class ExampleResult:
     decision: Decision
     item_decisions: tuple[Decision, ...] = ()
     """The decisions per item of an example that expects them (``each_<kind>``)."""
+    call_decisions: tuple[Decision, ...] = ()
+    """The decision of each call of an example's request or steps."""
+    call_facts: tuple[Facts, ...] = ()
+    """What each call was decided on (the state with its request)."""
+
+    @property
+    def seen(self) -> tuple[Facts, ...]:
+        """Every fact set the example's decisions were made on."""
+        return self.call_facts or (self.example.facts,)
 
     @property
     def passed(self) -> bool:
@@ -40,11 +49,11 @@ class ExampleResult:
 def check_example(rules: Decider, example: Example) -> ExampleResult:
     from novamart.kernel.items import EACH_PREFIX, decide_each  # items builds on Decider
 
-    facts, mismatches = example.facts, []
+    facts, mismatches, calls = example.facts, [], ()
     if example.steps:
         from novamart.kernel.requests import plan_mismatches  # requests build on Decider
 
-        facts, mismatches = plan_mismatches(rules, example)
+        facts, mismatches, calls = plan_mismatches(rules, example)
     decision = rules.decide(facts)
     per_item: list[Decision] = []
     for key, expected in example.expect.items():
@@ -63,7 +72,12 @@ def check_example(rules: Decider, example: Example) -> ExampleResult:
             continue
         mismatches += _mismatches(decision, {key: expected})
     return ExampleResult(
-        example=example, mismatches=mismatches, decision=decision, item_decisions=tuple(per_item)
+        example=example,
+        mismatches=mismatches,
+        decision=decision,
+        item_decisions=tuple(per_item),
+        call_decisions=tuple(o.decision for o in calls),
+        call_facts=tuple(o.facts for o in calls),
     )
 
 

@@ -191,14 +191,14 @@ def decide_plan(rules: Decider, facts: Facts, steps: Sequence[Step]) -> Plan:
     return Plan(outcomes=outcomes, state=state)
 
 
-def plan_mismatches(rules: Decider, example: Example) -> tuple[Facts, list[str]]:
+def plan_mismatches(rules: Decider, example: Example) -> tuple[Facts, list[str], list[Outcome]]:
     """An example's steps decided, and what differs from its ``plan``, ``amounts``,
     ``because`` and ``after``; with the facts its other expectations speak of (the first
-    call's, or the state after its events when it makes none)."""
+    call's, or the state after its events when it makes none) and each call's outcome."""
     try:
         plan = decide_plan(rules, example.facts, example.steps)
     except (ArgumentError, EffectError, ValueError) as e:
-        return example.facts, [f"steps: {e}"]
+        return example.facts, [f"steps: {e}"], []
     facts = plan.outcomes[0].facts if plan.outcomes else plan.state
     expect = example.expect
     found: list[str] = []
@@ -215,7 +215,7 @@ def plan_mismatches(rules: Decider, example: Example) -> tuple[Facts, list[str]]
         if text is not None and str(text) not in said:
             found.append(f"because: call {i + 1} expected {text!r}, got {said or 'no reason'!r}")
     found += _state_mismatches(rules.rulebook, plan.state, expect.get("after", {}))
-    return facts, found
+    return facts, found, plan.outcomes
 
 
 def _same(a: float | None, b: float | None) -> bool:

@@ -15,8 +15,9 @@ import pytest
 
 from novamart.analyst.explain import explain_facts
 from novamart.kernel import Facts, PolicyKernel, RulebookError, load_rulebook
+from novamart.kernel.coverage import coverage
 from novamart.kernel.declared import ArgumentError, Call
-from novamart.kernel.examples import check_example
+from novamart.kernel.examples import check_example, run_examples
 from novamart.kernel.requests import decide_call, decide_plan, request_facts
 from novamart.kernel.rulebook import Example
 from tests.rulefiles import edit, line_of
@@ -295,3 +296,10 @@ def test_rules_without_declarations_load_as_they_were() -> None:
     shipped = load_rulebook()
     assert "request" not in shipped.facts.kinds
     assert all(not d.effects and not d.requires for d in shipped.declared.values())
+
+
+def test_every_branch_and_required_event_of_the_world_is_covered() -> None:
+    report = coverage(KERNEL.rulebook, run_examples(KERNEL))
+    assert not report.uncovered(), [i.description for i in report.uncovered()]
+    required = [i.description for i in report.items if i.target == "requires_confirmed"]
+    assert {"requires_confirmed seen passing", "requires_confirmed seen failing"} <= set(required)
