@@ -126,6 +126,7 @@ CHILDREN = frozenset(
      "five-year-old", "chimp", "hamster", "children", "kids", "toddlers"}
 )  # fmt: skip
 """What an insulting comparison measures the customer against ("a child could do it")."""
+AGES = frozenset({"two", "three", "four", "five", "six", "seven", "2", "3", "4", "5", "6", "7"})
 ACTS = frozenset(
     {"question", "request", "complaint", "idea", "move", "excuse", "story", "message",
      "email", "demand", "claim", "thing", "messages", "questions", "emails", "excuses",
@@ -139,7 +140,7 @@ PEOPLE = frozenset(
 )  # fmt: skip
 COPULAS = frozenset(
     {"be", "sound", "seem", "look", "act", "behave", "appear", "get", "become", "remain",
-     "feel", "being"}
+     "feel", "being", "come"}
 )  # fmt: skip
 STOPS = frozenset({"that", "which", "who", "because", "since", "if", "when", "than", "but"})
 REPORTING = frozenset(
@@ -246,9 +247,21 @@ PHRASES = Phrases.of_lemmas(
     "ugh", "but fine", "ugh, fine",
     # threats
     "you will regret", "you will be sorry", "know where you live", "or else",
+    # added from the second training batch
+    "try to keep up", "so you can keep up", "talk to the hand", "screw you", "screw your",
+    "your intelligence", "your iq", "your common sense", "your reading skills", "nobody asked",
+    "no one asked", "think before you", "poor thing", "not my headache", "what a surprise",
+    "down to you", "you did it wrong", "you did that wrong", "you got it wrong",
+    "time on you", "further with you", "most people manage", "everyone else manage",
+    "most people can", "anyone else can",
     "think twice before you", "make sure you never", "you will pay for",
 )  # fmt: skip
 """Rude phrases that need no target: they address the customer by what they do."""
+PRAISED = frozenset(
+    {"pleasure", "thank", "thanks", "appreciate", "love", "great", "wonderful", "joy", "loyal",
+     "glad", "happy", "enjoy", "best", "amazing", "lucky"}
+)  # fmt: skip
+"""Praise that makes "customers like you" kind ("customers like you make this a pleasure")."""
 EXASPERATION = Phrases.of_lemmas(
     "as i already told you", "as i already said", "as i said before", "like i said",
     "repeating myself", "repeat myself", "how many times", "for the last time",
@@ -336,8 +349,6 @@ def _evaluation(words: list[str], lemmas: list[str], start: int, end: int) -> bo
         adjective = w in PERSON_ADJECTIVES or w in SITUATION_ADJECTIVES
         if adjective and _customer_evaluated(words, start, end, i):
             return True
-        if end - start <= 2 and w in PERSON_ADJECTIVES | SITUATION_ADJECTIVES | PERSON_INSULTS:
-            return True  # "Pathetic." "Ridiculous!"
     return False
 
 
@@ -372,10 +383,12 @@ def _like_you(words: list[str], start: int, end: int) -> bool:
     """ "people like you", "someone like you", "customers like you" in a sentence with no
     praise ("customers like you make our day" is kind)."""
     span = words[start:end]
-    for k in range(1, len(span) - 1):
-        if span[k] == "like" and span[k + 1] == "you" and span[k - 1] in PEOPLE:
-            return True
-    return False
+    if any(w in PRAISED for w in words):
+        return False
+    return any(
+        span[k] == "like" and span[k + 1] == "you" and span[k - 1] in PEOPLE
+        for k in range(1, len(span) - 1)
+    )
 
 
 def _hostile_command(words: list[str], lemmas: list[str], start: int, end: int) -> bool:
@@ -385,7 +398,7 @@ def _hostile_command(words: list[str], lemmas: list[str], start: int, end: int) 
     k = start
     while k < end and words[k] in ("please", "now", "just", "so", "and", "then", "oh", "ok",
                                    "honestly", "frankly", "seriously", "look", "listen", "also",
-                                   "kindly", "and", "simply"):  # fmt: skip
+                                   "kindly", "simply", "maybe", "perhaps"):  # fmt: skip
         k += 1
     if k >= end:
         return False
@@ -394,7 +407,8 @@ def _hostile_command(words: list[str], lemmas: list[str], start: int, end: int) 
         return True
     if head == "do" and words[k + 1 : k + 2] == ["not"]:
         tail = [w for w in lemmas[k + 2 : end] if w not in ("ever", "even", "you", "dare")]
-        if tail and tail[0] in NOTICE_LEMMAS:
+        notice = any(w in ("address", "mailbox", "inbox", "monitored") for w in words)
+        if tail and tail[0] in NOTICE_LEMMAS and not notice:  # not "it isn't monitored"
             return tail[0] != "contact" or "again" in words[k:end] or "ever" in words[k:end]
         if words[k + 2 : k + 4] == ["you", "dare"]:
             return True
@@ -456,10 +470,10 @@ def _mockery(words: list[str], start: int, end: int) -> bool:
 
 SANCTIONS = frozenset(
     lemma(w)
-    for w in ("ban", "block", "blacklist", "close", "suspend", "terminate", "report", "sue",
-              "cancel", "delete", "charge", "fine", "prosecute")
+    for w in ("ban", "block", "blacklist", "close", "suspend", "suspended", "terminate", "report",
+              "sue", "cancel", "delete", "charge", "fine", "prosecute", "legal", "police")
 )  # fmt: skip
-CONDUCT = frozenset({"again", "up", "more", "once", "twice", "that"})
+CONDUCT = frozenset({"again", "up", "more", "once", "twice", "that", "keep"})
 """What conditions a threat on the customer's conduct ("complain again", "keep this up")."""
 
 
@@ -469,8 +483,8 @@ def _threat(words: list[str], lemmas: list[str]) -> bool:
     more and I will report you", "try that again and see what happens"."""
     for k in range(1, len(words) - 1):
         defied = words[k : k + 3] == ["see", "what", "happens"]
-        sanction = lemmas[k] in SANCTIONS and words[k - 1] in ("will", "to")
-        aimed = sanction and any(w in ("you", "your") for w in words[k + 1 : k + 3])
+        sanction = lemmas[k] in SANCTIONS and "will" in words[max(0, k - 4) : k]
+        aimed = sanction and any(w in ("you", "your") for w in words[k - 3 : k + 4])
         if (defied or aimed) and any(w in CONDUCT for w in words[:k]):
             return True
     return False
@@ -487,6 +501,11 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
     if any(not _reported(words, p) for p in EXASPERATION.positions(lemmas, vocabulary)):
         return True
     if _threat(words, lemmas):
+        return True
+    said = [w for w in words if w not in PUNCT]
+    if len(said) <= 2 and any(w in DEROGATORY and w not in EVALUATIVE_NOUNS for w in said):
+        return True  # "Pathetic." "Ridiculous!"
+    if said == ["enough"]:
         return True
     for start, end in spans:
         if _evaluation(words, lemmas, start, end) or _like_you(words, start, end):
@@ -509,6 +528,10 @@ def _child_comparison(words: list[str], start: int, end: int) -> bool:
         if w in CHILDREN and any(m in span[k + 1 : k + 4] for m in ("could", "can", "would")):
             return True
         if w in CHILDREN and "than" in span[k:] and "you" in span[k:]:
+            return True
+        if w in ("like", "as") and span[k + 1 : k + 3] == ["you", "are"] and k + 3 < len(span):
+            return span[k + 3] in CHILDREN or span[k + 3] in AGES  # "like you're five"
+        if w == "slowly" and "you" in words:  # "I'll explain slowly so you can follow"
             return True
     return False
 
