@@ -383,8 +383,6 @@ def _like_you(words: list[str], start: int, end: int) -> bool:
     """ "people like you", "someone like you", "customers like you" in a sentence with no
     praise ("customers like you make our day" is kind)."""
     span = words[start:end]
-    if any(w in PRAISED for w in words):
-        return False
     return any(
         span[k] == "like" and span[k + 1] == "you" and span[k - 1] in PEOPLE
         for k in range(1, len(span) - 1)
@@ -440,14 +438,18 @@ def _sarcasm(words: list[str], sentence: list[tuple[int, int]]) -> bool:
     return False
 
 
-def _profane(words: list[str]) -> bool:
-    if any(w in PROFANE or any(s in w for s in PROFANE_STEMS) for w in words):
+def _profane(words: list[str], seen: frozenset[str]) -> bool:
+    """A profane word (a seed word, or one holding a profane stem: "bullshit", "fucking"),
+    or one masked ("f*ck"); "hell", "bloody" and names only in an outburst."""
+    joined = " ".join(words)
+    stems = any(stem in joined for stem in PROFANE_STEMS)
+    if stems or not PROFANE.isdisjoint(seen):
         return not all(
             w in ("hell", "bloody", "christ", "jesus") and _benign_mild(words, i)
             for i, w in enumerate(words)
             if w in PROFANE or any(s in w for s in PROFANE_STEMS)
         )
-    return any(pair in MASKED for pair in pairwise(words))
+    return not MASK_HEADS.isdisjoint(seen) and any(pair in MASKED for pair in pairwise(words))
 
 
 def _benign_mild(words: list[str], i: int) -> bool:
@@ -490,31 +492,47 @@ def _threat(words: list[str], lemmas: list[str]) -> bool:
     return False
 
 
+COMMANDS = frozenset({"stop", "quit", "cease", "do", "go"}) | ATTENTION | {"maybe", "perhaps"}
+"""The heads of hostile commands: a sentence without any is spared that pass."""
+COMPARED = CHILDREN | AGES | {"slowly"}
+MASK_HEADS = frozenset(a for a, _ in MASKED)
+
+
 def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) -> bool:
+    """Each pass runs only when the sentence holds a word it needs (a set test), so a long
+    reply with nothing rude in it costs little."""
     spans = _segments(words, starts)
-    if _sarcasm(words, spans) or _profane(words):
+    seen = frozenset(words)
+    vocabulary = frozenset(lemmas) | seen
+    if _sarcasm(words, spans) or _profane(words, seen):
         return True
-    vocabulary = frozenset(lemmas) | frozenset(words)
     for position in PHRASES.positions(lemmas, vocabulary):
         if not _negated(lemmas, position) and not _reported(words, position):
             return True
     if any(not _reported(words, p) for p in EXASPERATION.positions(lemmas, vocabulary)):
         return True
-    if _threat(words, lemmas):
+    if (not SANCTIONS.isdisjoint(vocabulary) or "see" in seen) and _threat(words, lemmas):
         return True
     said = [w for w in words if w not in PUNCT]
     if len(said) <= 2 and any(w in DEROGATORY and w not in EVALUATIVE_NOUNS for w in said):
         return True  # "Pathetic." "Ridiculous!"
     if said == ["enough"]:
         return True
+    derogatory = not DEROGATORY.isdisjoint(seen)
+    liked = "like" in seen and not PEOPLE.isdisjoint(seen) and PRAISED.isdisjoint(vocabulary)
+    commanded = not COMMANDS.isdisjoint(vocabulary)
+    laughed = not LAUGHTER.isdisjoint(seen)
+    compared = not COMPARED.isdisjoint(seen)
     for start, end in spans:
-        if _evaluation(words, lemmas, start, end) or _like_you(words, start, end):
+        if derogatory and _evaluation(words, lemmas, start, end):
             return True
-        if _hostile_command(words, lemmas, start, end) or _mockery(words, start, end):
+        if (liked and _like_you(words, start, end)) or (laughed and _mockery(words, start, end)):
+            return True
+        if commanded and _hostile_command(words, lemmas, start, end):
             return True
         if words[start:end] == ["whatever"] and (end == len(words) or words[end] != "you"):
             return True
-        if _child_comparison(words, start, end):
+        if compared and _child_comparison(words, start, end):
             return True
     return False
 
