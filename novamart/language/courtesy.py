@@ -1,11 +1,44 @@
 """Courtesy and rudeness, read in context: "Hi" is polite, "this is not your fault" is not
-rude, "whatever you prefer" is not dismissive, "calm down" is."""
+rude, "whatever you prefer" is not dismissive, "calm down" is.
+
+Rudeness is read by structure, not by a list of rude sentences (issue 18 item 5): what makes
+a message rude is *whom* a negative word is about and *what the sentence does* with it.
+
+- an evaluation of the customer: a derogatory word predicated of "you" ("you are/you're/you
+  sound like/you're acting like" + it), in an exclamation about them or their acts ("what a
+  stupid question", "such a whiny customer"), said of their words ("your complaint is the
+  dumbest thing"), of people like them ("people like you", "someone as incompetent as you",
+  "some customers are just hopeless") or as a form of address ("you klutz", "genius");
+- hostile or dismissive commands: a command to stop talking to us, to go away, to cope alone
+  ("stop wasting my time", "deal with it", "figure it out yourself", "read the policy next
+  time", "don't reply to this");
+- blame and contempt ("your own fault", "obviously you didn't", "if you had bothered to"),
+  sarcasm (praise of a failure: "congratulations on breaking it", "thanks for nothing"),
+  condescension and mockery ("let me explain slowly", "a child could", "nice try", "lol" with
+  a refusal), dismissal of the customer's concern ("not my problem", "I couldn't care less"),
+  threats ("keep this up and we'll ban you", "you'll regret it") and profanity (a small seed
+  extended by morphology and masking: "f*cking", "bullsh*t", "dumbass").
+
+What is *not* rude: the same words negated ("you're not stupid for missing that", "none of
+this is your fault"), said of ourselves ("that was a stupid mistake on our part"), the
+customer's own words quoted or reported back ("you called us clowns, and I understand why",
+"you said this was a nightmare"), blunt or firm statements and safety instructions ("stop
+using the charger until the replacement arrives", "the answer is still no"), and praise of
+something done well ("well done for keeping the packaging").
+Measured by ``bench/bench_insults.py`` on tests/language/rudeness (held-out half scored only):
+held-out precision 1.000, recall 0.954 (62 of 65 insults, none of 65 kind or firm closings
+flagged). Known misses of the training half: a sarcastic count ("thanks for the fifth
+identical email, really helpful") and blame without a blaming word ("the damage is down to
+you and nobody else": "down to you" also reads "the choice is down to you").
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import pairwise
 
-from novamart.language.text import Clause, Phrases
+from novamart.language.text import Clause, Phrases, lemma
 
 POLITE = Phrases.of_lemmas(
     "hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening", "thank",
@@ -16,38 +49,547 @@ POLITE = Phrases.of_lemmas(
     "anything else", "let me know", "let us know", "happy to", "glad to", "kindly",
     "i can help", "help you", "we regret", "respectfully", "best regards", "warm regards",
 )  # fmt: skip
-RUDE = Phrases.of_lemmas(
-    "stupid", "idiot", "dumb", "moron", "shut up", "calm down", "stop complaining",
-    "deal with it", "not my problem", "your problem", "your fault", "get over it", "too bad",
-    "tough luck", "i do not care", "pathetic", "useless", "you should have known",
-    "read the policy", "stop whining", "figure it out", "not our problem", "you are ridiculous",
-    "your request is ridiculous", "ridiculous request", "you should have read",
-    "you should have", "read the faq", "next time", "sensible person", "repeating myself",
-    "not my job", "why you bothered", "do not message", "stop messaging", "ugh",
-    "as i already told you", "as i said", "like i said", "obviously", "goodbye",
-    "do not contact us again", "waste of time", "your mistake", "your mistakes",
+NEGATORS = frozenset({"not", "never", "no", "nothing", "none", "neither", "nor"})
+PUNCT = frozenset(",;:.!?()-\"'")
+FIRST_PERSON = frozenset({"i", "we", "us", "our", "ours", "me", "my", "mine", "myself"})
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur"})
+
+
+def _inflect_adjective(word: str) -> set[str]:
+    """ "dumb" -> dumber, dumbest, dumbly, dumbness; "lazy" -> lazier, laziest, lazily."""
+    forms = {word}
+    if word.endswith("y"):
+        root = word[:-1] + "i"
+        forms |= {root + "er", root + "est", root + "ly", root + "ness"}
+    elif word.endswith("e"):
+        forms |= {word + "r", word + "st", word + "ly", word + "ness"}
+    else:
+        forms |= {word + "er", word + "est", word + "ly", word + "ness"}
+    return forms
+
+
+def _inflect_noun(word: str) -> set[str]:
+    """ "idiot" -> idiots; "klutz" -> klutzes; "baby" -> babies."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return {word, word + "es"}
+    if word.endswith("y") and word[-2] not in "aeiou":
+        return {word, word[:-1] + "ies"}
+    return {word, word + "s"}
+
+
+def _forms(words: Iterable[str], inflect: object) -> frozenset[str]:
+    assert callable(inflect)
+    return frozenset(f for w in words for f in inflect(w))
+
+
+PERSON_INSULTS = _forms(
+    (
+        "idiot", "moron", "imbecile", "cretin", "fool", "clown", "loser", "twit", "klutz",
+        "dimwit", "halfwit", "nitwit", "dunce", "jerk", "brat", "creep", "numpty", "muppet",
+        "buffoon", "doofus", "airhead", "bozo", "simpleton", "ignoramus", "whiner",
+        "crybaby", "dummy", "dork", "nutcase", "pest", "weirdo", "karen", "troll", "nutjob",
+    ),
+    _inflect_noun,
 )  # fmt: skip
-NEGATORS = frozenset({"not", "never", "no"})
+"""Nouns that insult whoever they name: rude unless negated, quoted, reported or said of us."""
+PERSON_ADJECTIVES = _forms(
+    (
+        "stupid", "dumb", "dense", "clueless", "brainless", "witless", "mindless",
+        "incompetent", "lazy", "ignorant", "entitled", "whiny", "annoying", "irritating",
+        "ungrateful", "spoiled", "spoilt", "childish", "immature", "rude", "unhinged",
+        "hysterical", "gullible", "illiterate", "inept", "obnoxious", "arrogant", "selfish",
+        "greedy", "careless", "clumsy", "pathetic", "incapable", "thick", "foolish", "idiotic",
+        "moronic", "hopeless", "helpless", "unbearable", "insufferable", "dishonest",
+        "delusional", "miserable", "petty", "needy", "pushy", "nasty",
+    ),
+    _inflect_adjective,
+) | {"worst", "rudest", "dumbest", "stupidest", "whiniest", "laziest"}  # fmt: skip
+"""Evaluations of a person: rude when about the customer or customers."""
+SITUATION_ADJECTIVES = _forms(
+    (
+        "useless", "ridiculous", "silly", "pointless", "difficult", "unreasonable", "crazy",
+        "insane", "dramatic", "worthless", "absurd", "impossible", "bad", "awful", "terrible",
+        "endless", "laughable",
+    ),
+    _inflect_adjective,
+)  # fmt: skip
+"""Also said of things ("the delay was ridiculous"): rude only when predicated of the
+customer or their words ("you're being unreasonable", "your request is ridiculous")."""
+EVALUATIVE_NOUNS = _forms(
+    (
+        "burden", "nuisance", "nightmare", "pain", "disgrace", "joke", "child", "toddler",
+        "baby", "kid", "headache", "liability", "embarrassment", "menace", "mess", "genius",
+        "princess", "drama queen",
+    ),
+    _inflect_noun,
+)  # fmt: skip
+"""Rude when they name the customer ("you are a nightmare", "you sound like a child")."""
+DEROGATORY = PERSON_INSULTS | PERSON_ADJECTIVES | SITUATION_ADJECTIVES | EVALUATIVE_NOUNS
+CHILDREN = frozenset(
+    {"child", "toddler", "kid", "baby", "dog", "monkey", "grandmother", "grandma", "granny",
+     "five-year-old", "chimp", "hamster", "children", "kids", "toddlers"}
+)  # fmt: skip
+"""What an insulting comparison measures the customer against ("a child could do it")."""
+EXPLAINING = frozenset({"explain", "type", "spell", "talk", "say", "walk", "repeat", "go"})
+AGES = frozenset({"two", "three", "four", "five", "six", "seven", "2", "3", "4", "5", "6", "7"})
+ACTS = frozenset(
+    {"question", "request", "complaint", "idea", "move", "excuse", "story", "message",
+     "email", "demand", "claim", "thing", "messages", "questions", "emails", "excuses",
+     "complaints", "stories", "requests", "demands", "claims", "behaviour", "behavior",
+     "attitude", "tone", "ideas", "argument"}
+)  # fmt: skip
+"""The customer's acts an evaluation of them can be about ("what a stupid question")."""
+PEOPLE = frozenset(
+    {"customer", "customers", "people", "person", "someone", "somebody", "anyone", "anybody",
+     "nobody", "guy", "guys", "lady", "folks", "type", "types", "one", "adult", "individual"}
+)  # fmt: skip
+COPULAS = frozenset(
+    {"be", "sound", "seem", "look", "act", "behave", "appear", "get", "become", "remain",
+     "feel", "being", "come"}
+)  # fmt: skip
+STOPS = frozenset({"that", "which", "who", "because", "since", "if", "when", "than", "but"})
+REPORTING = frozenset(
+    {"said", "say", "wrote", "write", "called", "call", "mentioned", "described", "asked",
+     "told", "felt", "feel", "complained", "think", "thought", "worry", "worried", "wonder",
+     "wondered", "put", "stated"}
+)  # fmt: skip
+"""After "you" + one of these, the words are the customer's own, reported back."""
+NOTICE = frozenset(
+    {"waste", "bother", "email", "message", "write", "whine", "complain", "bitch", "moan",
+     "nag", "pester", "harass", "spam", "contact", "call", "cry", "reply", "argue", "repeat",
+     "annoy", "be", "pretend", "act", "beg", "shout", "yell", "ask", "send", "text"}
+)  # fmt: skip
+"""What a hostile "stop ..." or "don't ... (again)" forbids: talking to us, behaving so."""
+NOTICE_LEMMAS = frozenset(lemma(w) for w in NOTICE - {"be", "ask", "send", "act"})
+ATTENTION = frozenset(
+    {"read", "think", "listen", "look", "learn", "pay", "bother", "check", "follow", "try",
+     "use", "open"}
+)  # fmt: skip
+"""Verbs of the care the customer is blamed for not taking ("read the policy next time")."""
 
 
-def _negated(lemmas: list[str], i: int) -> bool:
-    return any(w in NEGATORS for w in lemmas[max(0, i - 3) : i])
+def _inflect_verb(verb: str) -> set[str]:
+    """ "lose" -> loses, losed, losing; "drop" -> dropped, dropping; "ignore" -> ignoring."""
+    root = verb[:-1] if verb.endswith("e") else verb
+    doubled = len(verb) <= 4 and verb[-1] not in "aeiouwy" and verb[-2] in "aeiou"
+    stem = verb + verb[-1] if doubled and verb[-3] not in "aeiou" else root
+    return {verb, verb + "s", stem + "ed", stem + "ing", root + "ed", root + "ing"}
+
+
+FAILURES = _forms(
+    ("break", "lose", "ignore", "waste", "ruin", "destroy", "miss", "forget", "fail", "drop",
+     "mess", "screw", "damage", "spill", "crack", "burn", "annoy", "smash", "wreck", "plug",
+     "overlook", "skip", "bother"),
+    _inflect_verb,
+) | {"broke", "broken", "lost", "forgot", "forgotten", "burnt", "wrong", "harder", "worse",
+     }  # fmt: skip
+"""What sarcastic praise praises ("congratulations on breaking it", "nice job losing it")."""
+PRAISE = (
+    ("congratulations",), ("congrats",), ("nice", "job"), ("nice", "work"), ("good", "job"),
+    ("great", "job"), ("great", "work"), ("well", "done"), ("bravo",), ("brilliant",),
+    ("fantastic",), ("wonderful",), ("great",), ("nice",), ("perfect",), ("oh", "great"),
+    ("oh", "wonderful"), ("thanks",), ("thank", "you"), ("genius",), ("amazing",),
+    ("lovely",), ("smart",), ("clever",),
+)  # fmt: skip
+LAUGHTER = frozenset({"lol", "lmao", "rofl", "haha", "hahaha", "ha", "hah", "hehe", "lmfao"})
+PROFANE_STEMS = ("fuck", "shit", "bitch", "cunt", "wank", "bollock", "asshol", "arsehol")
+PROFANE = frozenset(
+    {"ass", "arse", "dumbass", "jackass", "smartass", "badass", "bastard", "bastards",
+     "damn", "damned", "dammit", "goddamn", "goddamned", "crap", "crappy", "hell", "piss",
+     "pissed", "prick", "dick", "dickhead", "twat", "douche", "douchebag", "wtf", "stfu",
+     "ffs", "bloody", "sod", "bugger", "christ", "jesus", "freaking", "frigging", "effing"}
+)  # fmt: skip
+MASKED = frozenset({("f", "ck"), ("f", "cking"), ("f", "k"), ("sh", "t"), ("b", "tch"),
+                    ("a", "s"), ("bullsh", "t"), ("fu", "k"), ("s", "it")})  # fmt: skip
+"""Profanity with a letter masked ("f*ck" is read as "f ck")."""
+PHRASES = Phrases.of_lemmas(
+    # commands to go away, to stop, to cope alone
+    "shut up", "go away", "get lost", "buzz off", "back off", "grow up", "calm down",
+    "get over it", "deal with it", "live with it", "suck it up", "take it or leave it",
+    "spare me", "get a grip", "get a life", "get your act together", "watch your tone",
+    "watch your mouth", "watch your language", "learn to read", "learn how to read",
+    "use your brain", "use your head", "use your eyes", "use some common sense",
+    "work it out yourself", "sort it out yourself",
+    "go cry", "go whine", "go complain", "go bother", "go ask someone", "bother someone else",
+    "someone who care", "not your tech support", "not your personal", "not your babysitter",
+    # dismissal of the customer's concern
+    "not my problem", "not our problem", "be your problem", "not my job", "not my concern",
+    "not our concern", "i do not care", "could not care less", "nobody care", "no one care",
+    "not interested in your", "do not have all day", "do not have time for this",
+    "i am done with", "we are done here", "this conversation is over", "nobody will read",
+    "no one will read", "waste of my time", "waste of our time", "wasting my time",
+    "wasting our time", "wasted my", "wasted an hour of my", "my time again",
+    "why you bothered", "why you even bothered", "like everyone else", "whatever, i",
+    # blame and contempt
+    "your own fault", "your own doing", "entirely your doing", "all your doing",
+    "yourself to blame", "did this to yourself", "did it to yourself", "brought this on yourself",
+    "do not blame us", "do not act surprised", "that is what happens when you",
+    "that is what you get", "serves you right", "is on you", "you broke it",
+    "sensible person", "normal person", "reasonable person", "half a brain",
+    "if you had bothered", "if you had paid attention", "if you had read", "if you had listened",
+    "if you had followed", "if you had looked", "if you had actually", "had you bothered",
+    "you should have known", "you should have read", "you should have listened",
+    "you should have thought", "you should have paid attention", "you should have checked",
+    "you should have looked", "you should know better", "you people", "if you would paid",
+    "if you would have paid", "if you would have read", "if you would read",
+    "if you would have listened", "if you would have bothered", "if you would bothered",
+    "if you would listened", "if you would followed", "if you would have followed",
+    "you ought to know",
+    "obviously you did not", "obviously you do not", "clearly you did not", "clearly you do not",
+    "you clearly have no", "you obviously have no", "you clearly did not", "you obviously did not",
+    "you clearly do not", "you obviously do not", "did you even",
+    "you did not even", "did not even bother", "you can not even",     # condescension and mockery
+    "explain this slowly", "explain it slowly", "explain slowly", "so even you", "even you can",
+    "even you could", "small words", "over your head", "sweetie", "sweetheart", "honey",
+    "bless your heart", "rocket science", "spell it out for you", "ask an adult", "ask a grown",
+    "do not expect you to understand", "nice try", "you must be joking", "you must be kidding",
+    "you have got to be kidding", "you are kidding me", "cute story", "sob story", "nice story",
+    "nobody fall for", "no one fall for", "good luck with that", "oh sure",
+    "oh please", "yeah right", "yeah, right", "sure, why not", "thanks for nothing",
+    "just kidding", "totally our fault", "so much harder",     # exasperation
+    "ugh", "but fine", "ugh, fine",
+    # threats
+    "you will regret", "you will be sorry", "know where you live",
+    # added from the second training batch
+    "we even bother", "try to keep up", "so you can keep up", "talk to the hand", "screw you",
+    "screw your",
+    "your intelligence", "your iq", "your common sense", "your reading skills", "nobody asked",
+    "no one asked", "think before you", "poor thing", "not my headache", "what a surprise",
+    "you did it wrong", "you did that wrong", "you got it wrong",
+    "time on you", "further with you", "most people manage", "everyone else manage",
+        "think twice before you", "make sure you never", "you will pay for",
+)  # fmt: skip
+"""Rude phrases that need no target: they address the customer by what they do."""
+PRAISED = frozenset(
+    {"pleasure", "thank", "thanks", "appreciate", "love", "great", "wonderful", "joy", "loyal",
+     "glad", "happy", "enjoy", "best", "amazing", "lucky"}
+)  # fmt: skip
+"""Praise that makes "customers like you" kind ("customers like you make this a pleasure")."""
+EXASPERATION = Phrases.of_lemmas(
+    "as i already told you", "as i already said", "as i said before", "like i said",
+    "repeating myself", "repeat myself", "how many times", "for the last time",
+    "i told you twice", "told you three times", "told you already", "already told you",
+    "why you bothered", "why you even bothered", "why you would even",
+)  # fmt: skip
+"""Rude whether or not negated ("I'm not going to keep repeating myself", "I don't know
+why you bothered")."""
+SCOPE_ENDS = STOPS | {"how", "what", "why", ",", ";", ":"}
+"""A negation before these negates another clause ("I can't believe how clueless you are")."""
+
+
+def _negated(lemmas: Sequence[str], i: int) -> bool:
+    for w in reversed(lemmas[max(0, i - 4) : i]):
+        if w in SCOPE_ENDS:
+            return False
+        if w in NEGATORS:
+            return True
+    return False
+
+
+def _segments(words: list[str], starts: frozenset[int]) -> list[tuple[int, int]]:
+    """Spans of ``words`` between punctuation marks and clause starts."""
+    spans, start = [], 0
+    for i, w in enumerate([*words, "."]):
+        if w in PUNCT or i in starts:
+            if i > start:
+                spans.append((start, i))
+            start = i + 1 if w in PUNCT else i
+    return spans
+
+
+def _reported(words: list[str], i: int) -> bool:
+    """Whether word ``i`` stands in the customer's own words reported back: after "you" + a
+    reporting verb earlier in the sentence ("you called us clowns", "you said this was a
+    nightmare", "you felt like an idiot", "you asked whether we think you're stupid")."""
+    return any(
+        words[k] in SECOND_PERSON and words[k + 1] in REPORTING
+        for k in range(max(0, i - 12), i - 1)
+        if k + 1 < i
+    ) or any(words[k] in ("described", "call", "called") for k in range(max(0, i - 4), i))
+
+
+def _about_us(words: list[str], start: int, end: int) -> bool:
+    """Whether an evaluation in the segment ``start:end`` is of ourselves: a first-person
+    word in it and no "you" ("our delivery partner was useless", "on our side")."""
+    span = words[start:end]
+    return any(w in FIRST_PERSON for w in span) and not any(w in SECOND_PERSON for w in span)
+
+
+def _second_person_predicate(words: list[str], lemmas: list[str], start: int, i: int) -> bool:
+    """ "you are / you're being / you sound like / you act like" + the word at ``i`` (a few
+    words on, before a new clause starts), or "how clueless you are" / "what an annoying
+    customer you are" (the word, then "you" + a copula)."""
+    for k in range(max(start, i - 6), i):
+        if words[k] == "you" and k + 1 < i and lemmas[k + 1] in COPULAS:
+            between = words[k + 2 : i]
+            if not any(w in STOPS or w in SECOND_PERSON or w in FIRST_PERSON for w in between):
+                return True
+    after = words[i + 1 : i + 4]
+    return "you" in after and any(lemma(w) in COPULAS or w in ("do",) for w in after)
+
+
+def _evaluation(words: list[str], lemmas: list[str], start: int, end: int) -> bool:
+    """A derogatory word about the customer in the segment ``start:end``."""
+    for i in range(start, end):
+        w = words[i]
+        if w not in DEROGATORY:
+            continue
+        if _negated(words, i) and not _negated_frame(words, i):
+            continue
+        if _reported(words, i) or _about_us(words, start, end):
+            continue
+        if "less" in words[max(start, i - 3) : i]:
+            return True  # "try to be less annoying", "less of a burden"
+        if w in PERSON_INSULTS:
+            return True
+        addressed = (i == start and end - start == 1) or words[i - 1 : i] == ["another"]
+        if w in ("genius", "princess") and addressed:  # ", genius." "another genius"
+            return True
+        if _second_person_predicate(words, lemmas, start, i):
+            return True
+        if i > start and words[i - 1] == "you":  # "you ungrateful twit", "you genius"
+            return True
+        adjective = w in PERSON_ADJECTIVES or w in SITUATION_ADJECTIVES
+        if adjective and _customer_evaluated(words, start, end, i):
+            return True
+    return False
+
+
+def _negated_frame(words: list[str], i: int) -> bool:
+    """ "try not to be so careless": a negation that commands, not one that denies."""
+    return any(words[k : k + 4] == ["not", "to", "be", "so"] for k in range(max(0, i - 5), i))
+
+
+def _customer_evaluated(words: list[str], start: int, end: int, i: int) -> bool:
+    """An evaluative adjective of the customer's acts or of customers: "what a stupid
+    question", "such a whiny customer", "your complaint is the dumbest thing", "someone as
+    incompetent as you", "some customers are just hopeless", "nobody this ignorant"."""
+    span = words[start:end]
+    near = words[i + 1 : i + 4]
+    before = words[max(start, i - 4) : i]
+    if any(w in ACTS or w in PEOPLE for w in near) and words[i] in PERSON_ADJECTIVES:
+        return True
+    if any(w in ACTS for w in near) and ("what" in before or "such" in before or "your" in span):
+        return True
+    if "your" in span and any(w in ACTS for w in words[start:i]):
+        return True  # "your request is ridiculous"
+    if words[i - 1 : i] == ["as"] and words[i + 1 : i + 3] == ["as", "you"]:
+        return True
+    if ("what" in before or "such" in before) and words[i] in PERSON_ADJECTIVES:
+        return True
+    if any(w in PEOPLE for w in before) and words[i] in PERSON_ADJECTIVES:
+        return True  # "customers are just hopeless", "nobody this ignorant"
+    return words[i] in PERSON_ADJECTIVES and "of" in before and "your" in span
+
+
+def _like_you(words: list[str], start: int, end: int) -> bool:
+    """ "people like you", "someone like you", "customers like you" in a sentence with no
+    praise ("customers like you make our day" is kind)."""
+    span = words[start:end]
+    return any(
+        span[k] == "like" and span[k + 1] == "you" and span[k - 1] in PEOPLE
+        for k in range(1, len(span) - 1)
+    )
+
+
+def _hostile_command(words: list[str], lemmas: list[str], start: int, end: int) -> bool:
+    """A command to stop talking to us or behaving so: "stop bothering us", "quit whining",
+    "don't reply to this", "don't ever contact us again", "don't waste my time"; not a
+    safety instruction ("stop using the charger", "please don't open the device again")."""
+    k = start
+    while k < end and words[k] in ("please", "now", "just", "so", "and", "then", "oh", "ok",
+                                   "honestly", "frankly", "seriously", "look", "listen", "also",
+                                   "kindly", "simply", "maybe", "perhaps"):  # fmt: skip
+        k += 1
+    if k >= end:
+        return False
+    head, rest = lemmas[k], lemmas[k + 1 : end]
+    if head in ("stop", "quit", "cease") and rest and rest[0] in NOTICE_LEMMAS | {"be"}:
+        return True
+    if head == "do" and words[k + 1 : k + 2] == ["not"]:
+        tail = [w for w in lemmas[k + 2 : end] if w not in ("ever", "even", "you", "dare")]
+        notice = any(w in ("address", "mailbox", "inbox", "monitored") for w in words)
+        if tail and tail[0] in NOTICE_LEMMAS and not notice:  # not "it isn't monitored"
+            return tail[0] != "contact" or "again" in words[k:end] or "ever" in words[k:end]
+        if words[k + 2 : k + 4] == ["you", "dare"]:
+            return True
+    if head == "go" and rest and rest[0] in NOTICE | {"away", "cry", "whine", "somewhere"}:
+        return True
+    if words[k] in ("figure", "work", "sort") and ("yourself" in rest or "own" in rest):
+        return True  # "figure it out yourself", "figure out the setup on your own"
+    blamed = head in ATTENTION or (head == "maybe" and "read" in words)
+    return blamed and "next" in words[start:end] and "time" in words[start:end]
+
+
+def _sarcasm(words: list[str], sentence: list[tuple[int, int]]) -> bool:
+    """Praise that opens a sentence and praises a failure: "congratulations on breaking it",
+    "nice job losing the receipt", "great work ignoring every instruction", "thanks a lot
+    for making my day so much harder", "oh wonderful, another customer who knows better";
+    not praise of what went well ("well done for keeping the packaging"), nor our apology."""
+    if not sentence:
+        return False
+    start = sentence[0][0] + (words[sentence[0][0]] == "oh")
+    opener = next((p for p in PRAISE if tuple(words[start : start + len(p)]) == p), None)
+    if opener is None:
+        return False
+    body = words[start + len(opener) : sentence[-1][1]]
+    if any(w in ("sorry", "apologise", "apologize", "apology", "we", "our", "us") for w in body):
+        return False
+    for k, w in enumerate(body):
+        if w == "another" and any(v in PEOPLE | ACTS | DEROGATORY for v in body[k + 1 : k + 4]):
+            return True
+        if (w in FAILURES or w in DEROGATORY) and not _negated(body, k):
+            return True
+    return False
+
+
+def _profane(words: list[str], seen: frozenset[str]) -> bool:
+    """A profane word (a seed word, or one holding a profane stem: "bullshit", "fucking"),
+    or one masked ("f*ck"); "hell", "bloody" and names only in an outburst."""
+    joined = " ".join(words)
+    stems = any(stem in joined for stem in PROFANE_STEMS)
+    if stems or not PROFANE.isdisjoint(seen):
+        return not all(
+            w in ("hell", "bloody", "christ", "jesus") and _benign_mild(words, i)
+            for i, w in enumerate(words)
+            if w in PROFANE or any(s in w for s in PROFANE_STEMS)
+        )
+    return not MASK_HEADS.isdisjoint(seen) and any(pair in MASKED for pair in pairwise(words))
+
+
+def _benign_mild(words: list[str], i: int) -> bool:
+    """ "hello" is not "hell"; "Jesus" and "Christ" are names unless they open an outburst."""
+    w = words[i]
+    if w in ("jesus", "christ"):
+        return not (i + 1 < len(words) and words[i + 1] in (",", "!"))
+    if w == "hell":
+        return not (i > 0 and words[i - 1] in ("the", "to", "like", "bloody"))
+    return not (i + 1 < len(words) and words[i + 1] in PERSON_INSULTS | {"hell", "idiot"})
+
+
+def _mockery(words: list[str], start: int, end: int) -> bool:
+    """Laughter at the customer: "lol" or "haha" with a refusal, a question or a jibe
+    ("haha, good luck getting a refund for that"), not "haha, glad it worked"."""
+    if not any(w in LAUGHTER for w in words[start:end]):
+        return False
+    return any(w in ("?", "luck", "really", "think", "try", "nice") for w in words)
+
+
+SANCTIONS = frozenset(
+    lemma(w)
+    for w in ("ban", "block", "blacklist", "close", "suspend", "suspended", "terminate", "report",
+              "sue", "cancel", "delete", "charge", "fine", "prosecute", "legal", "police")
+)  # fmt: skip
+CONDUCT = frozenset({"again", "up", "more", "once", "twice", "that", "keep"})
+"""What conditions a threat on the customer's conduct ("complain again", "keep this up")."""
+
+
+def _threat(words: list[str], lemmas: list[str]) -> bool:
+    """A condition on the customer's conduct, then a sanction on them: "keep this up and
+    we'll ban your account", "complain again and we'll close your account", "do that once
+    more and I will report you", "try that again and see what happens"."""
+    for k in range(1, len(words) - 1):
+        defied = words[k : k + 3] == ["see", "what", "happens"]
+        sanction = lemmas[k] in SANCTIONS and "will" in words[max(0, k - 4) : k]
+        aimed = sanction and any(w in ("you", "your") for w in words[k - 3 : k + 4])
+        if (defied or aimed) and any(w in CONDUCT for w in words[:k]):
+            return True
+    return False
+
+
+COMMANDS = (
+    frozenset({"stop", "quit", "cease", "do", "go", "figure", "work", "sort"})
+    | ATTENTION
+    | {"maybe", "perhaps"}
+)
+"""The heads of hostile commands: a sentence without any is spared that pass."""
+COMPARED = CHILDREN | AGES | {"slowly"}
+MASK_HEADS = frozenset(a for a, _ in MASKED)
+
+
+def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) -> bool:
+    """Each pass runs only when the sentence holds a word it needs (a set test), so a long
+    reply with nothing rude in it costs little."""
+    spans = _segments(words, starts)
+    seen = frozenset(words)
+    vocabulary = frozenset(lemmas) | seen
+    if _sarcasm(words, spans) or _profane(words, seen):
+        return True
+    for position in PHRASES.positions(lemmas, vocabulary):
+        if not _negated(lemmas, position) and not _reported(words, position):
+            return True
+    if any(not _reported(words, p) for p in EXASPERATION.positions(lemmas, vocabulary)):
+        return True
+    if (not SANCTIONS.isdisjoint(vocabulary) or "see" in seen) and _threat(words, lemmas):
+        return True
+    said = [w for w in words if w not in PUNCT]
+    if len(said) <= 2 and any(w in DEROGATORY and w not in EVALUATIVE_NOUNS for w in said):
+        return True  # "Pathetic." "Ridiculous!"
+    if said == ["enough"]:
+        return True
+    derogatory = not DEROGATORY.isdisjoint(seen)
+    liked = "like" in seen and not PEOPLE.isdisjoint(seen) and PRAISED.isdisjoint(vocabulary)
+    commanded = not COMMANDS.isdisjoint(vocabulary)
+    laughed = not LAUGHTER.isdisjoint(seen)
+    compared = not COMPARED.isdisjoint(seen)
+    for start, end in spans:
+        if derogatory and _evaluation(words, lemmas, start, end):
+            return True
+        if (liked and _like_you(words, start, end)) or (laughed and _mockery(words, start, end)):
+            return True
+        if commanded and _hostile_command(words, lemmas, start, end):
+            return True
+        if words[start:end] == ["whatever"] and (end == len(words) or words[end] != "you"):
+            return True
+        if compared and _child_comparison(words, start, end):
+            return True
+    return False
+
+
+def _child_comparison(words: list[str], start: int, end: int) -> bool:
+    """The customer measured against a child or a pet: "a child could have figured this out",
+    "even my dog could follow these steps", "my grandmother understands returns better than
+    you do"."""
+    span = words[start:end]
+    for k, w in enumerate(span):
+        if w in CHILDREN and any(m in span[k + 1 : k + 4] for m in ("could", "can", "would")):
+            return True
+        if w in CHILDREN and "than" in span[k:] and "you" in span[k:]:
+            return True
+        if w in ("like", "as") and span[k + 1 : k + 3] == ["you", "are"] and k + 3 < len(span):
+            return span[k + 3] in CHILDREN or span[k + 3] in AGES  # "like you're five"
+        explained = not EXPLAINING.isdisjoint(words)
+        if w == "slowly" and "you" in words and explained:  # "I'll explain slowly so you can"
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def rude_sentence(
+    words: tuple[str, ...], lemmas: tuple[str, ...], starts: frozenset[int] = frozenset()
+) -> bool:
+    """Whether one sentence (its words and lemmas, quoted stretches blanked; ``starts``: where
+    its clauses start) is rude."""
+    return _sentence_rude(list(words), list(lemmas), starts)
 
 
 def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
-    """(polite: some courteous word not negated, rude: some rude phrase not negated)."""
-    polite = rude = False
+    """(polite: some courteous word not negated, rude: some sentence rude by structure)."""
+    polite = False
+    sentences: dict[int, tuple[list[str], list[str], set[int]]] = {}
     for clause in clauses:
         lemmas = clause.lemmas
-        vocabulary = clause.vocabulary  # positions() rules a clause out by it first
         if not polite and any(
-            not _negated(lemmas, i) for i in POLITE.positions(lemmas, vocabulary)
+            not _negated(lemmas, i) for i in POLITE.positions(lemmas, clause.vocabulary)
         ):
             polite = True
-        if clause.quoted:
+        words, lems, starts = sentences.setdefault(clause.sentence, ([], [], set()))
+        if clause.quoted:  # someone's words or a label, not the agent's: a break
+            words.append('"')
+            lems.append('"')
             continue
-        if any(not _negated(lemmas, i) for i in RUDE.positions(lemmas, vocabulary)):
-            rude = True
-        if clause.words in (["whatever"], ["whatever", "."]):
-            rude = True
+        starts.add(len(words))
+        words.extend(clause.words)
+        lems.extend(lemmas)
+    rude = any(rude_sentence(tuple(w), tuple(m), frozenset(s)) for w, m, s in sentences.values())
     return polite, rude

@@ -7,7 +7,8 @@ of the article's answer, and falsifies that sentence alone, leaving the rest tru
 - ``negated``: "It is not true that ...", or a "not"/"never" after its first auxiliary or
   modal, or "Do not ..." before an instruction;
 - ``reversed``: a negation dropped ("isn't" -> "is", "never" -> "always", "cannot" -> "can"),
-  or, in a sentence without one, a word of time order, cost or sameness turned round;
+  or, in a sentence without one, a word turned into its opposite (time order, cost, sameness,
+  obligation, a negating prefix, comparison: ``_TURNED``);
 - ``number``: every number in it changed (digits and number words).
 
 ``python -m tests.tickets.falsified`` prints the detector's precision and recall and the
@@ -51,7 +52,21 @@ _TURNED = (
     ("same", "different"),
     ("included", "excluded"),
     ("intact", "removed"),
+    ("must", "need not"),
+    ("refundable", "non-refundable"),
+    ("available", "unavailable"),
+    ("possible", "impossible"),
+    ("required", "optional"),
+    ("above", "below"),
+    ("over", "under"),
+    ("more", "less"),
+    ("without", "with"),
+    ("automatically", "manually"),
+    ("full", "partial"),
+    ("always", "sometimes"),
 )
+"""Antonym swaps: time order, cost, sameness, obligation ("must" -> "need not"), a negating
+prefix ("refundable" -> "non-refundable"), comparison and degree."""
 _NUMBER = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)?")
 """A number, not one inside an id (KB-045, NM-730215)."""
 

@@ -74,3 +74,36 @@ def test_a_contradiction_is_named_in_the_grade() -> None:
     grade = play_reply(scenario, reply.replace("{name}", first_name(scenario))).grade
     assert grade.score <= 0.5 and grade.components["hallucination"] <= -0.5
     assert "cash on delivery" in grade.why["truth"]
+
+
+def test_no_negated_answer_passes(held_out: list[tuple[Case, float]]) -> None:
+    scores = [s for case, s in held_out if case.kind == "negated"]
+    assert max(scores) < 0.8, max(scores)
+
+
+@pytest.mark.parametrize(
+    ("article_id", "true", "turned"),
+    [
+        # an opposite in the fact's place, said with a near synonym of the article's word
+        ("KB-055", "Chat support is available every day from 8 am to 10 pm.",
+         "Chat support is unavailable every day from 8 am to 10 pm."),
+        # a compound turned round
+        ("KB-008", "Orders over $200 can be paid in 4 interest-free instalments.",
+         "Orders over $200 can be paid in 4 interest-paid instalments."),
+        # a comparison turned round
+        ("KB-008", "Orders above $200 can be paid in 4 interest-free instalments.",
+         "Orders below $200 can be paid in 4 interest-free instalments."),
+        # an obligation turned into an option
+        ("KB-044", "Your data is deleted within 30 days, except order records we are "
+         "required to keep for tax purposes.", "Your data is deleted within 30 days, except "
+         "order records we are optional to keep for tax purposes."),
+    ],
+)  # fmt: skip
+def test_an_opposite_in_the_facts_place_contradicts_it(
+    article_id: str, true: str, turned: str
+) -> None:
+    answer = default_kb().articles[article_id].answer
+    assert not any(contradictions(true, answer)), contradictions(true, answer)
+    assert any(c and c.how == "reversed" for c in contradictions(turned, answer))
+    assert _article_answer_score(article_id, turned, 0) <= 0.5
+    assert _article_answer_score(article_id, true, 0) >= 0.8
