@@ -292,7 +292,8 @@ def health_time(engine: Engine, url: str, container: str) -> float:
         time.sleep(0.2)
     logs = engine("logs", container)
     raise ImageCheckFailed(
-        f"no /health within {HEALTH_WITHIN_S:.0f} s; the log:\n{logs.stdout}{logs.stderr}"
+        f"no /health within {HEALTH_WITHIN_S:.0f} s (load average {os.getloadavg()[0]:.1f});"
+        f" the log:\n{logs.stdout}{logs.stderr}"
     )
 
 
