@@ -7,8 +7,15 @@
 # read-only root, a /tmp tmpfs) and as a Space (uid 1000). `make test-container` checks all
 # three on the built image; tests/server/test_container.py checks this file without an engine.
 #
-# BASE is python:3.11-slim pinned by digest. `make test-container` passes a stand-in built from
-# Debian's archive (scripts/container-base.sh) only where the public registry is unreachable.
+# BASE is python:3.11-slim pinned by digest (the multi-platform index; at this digest the tag
+# was Python 3.11.16 on Debian trixie). Where it came from: the public registry cannot be
+# reached from the machine this was written on, so the digest was NOT pulled or verified
+# here; it is the one a dozen recent public Dockerfiles pin for python:3.11-slim, one of them
+# listing it as python:3.11.16-slim-trixie. Re-pin with `docker pull python:3.11-slim` and
+# `docker inspect --format '{{index .RepoDigests 0}}' python:3.11-slim`. Where the registry is
+# unreachable, `make test-container` builds on a stand-in instead (--build-arg BASE=...): Debian
+# bookworm's Python 3.11 bootstrapped from Debian's archive (scripts/container-base.sh), and
+# says so; the image it checks is then this file on that base, not on the pinned one.
 ARG BASE=python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
 
 FROM ${BASE} AS build

@@ -3,9 +3,10 @@
 # Its own virtual environment ($TRAIN_VENV), outside the checkout so that neither the image
 # (.dockerignore) nor `openenv validate` (which refuses a tree with symlinks) sees it; installed
 # with pip the way a researcher would: the CPU build of torch first (this machine's local wheel
-# where pip's find-links has it, else PyTorch's CPU wheel index; a plain `torch` resolves the
-# CUDA build and its nvidia-* packages, several GB), then trl==1.16.0, then NovaMart, whose
-# resolution is checked first to downgrade nothing TRL brought (scripts/coinstall.py).
+# where pip's find-links has it, else the CPU wheel index TORCH_CPU_INDEX names, by default
+# PyTorch's; a plain `torch` resolves the CUDA build and its nvidia-* packages, several GB),
+# then trl==1.16.0, then NovaMart, whose resolution is checked first to downgrade nothing TRL
+# brought (scripts/coinstall.py). Its output says which source torch came from.
 set -eu
 CHECKOUT_ID=$(pwd | cksum | cut -d' ' -f1)  # one venv per checkout
 TRAIN_VENV="${TRAIN_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/novamart/venv-train-$CHECKOUT_ID}"
@@ -25,10 +26,11 @@ mkdir -p "$(dirname "$TRAIN_VENV")"
 python3 -m venv "$TRAIN_VENV"
 # shellcheck disable=SC2086
 if $PIP install $QUIET --dry-run --no-deps --no-index "$TORCH" >/dev/null 2>&1; then
-    TORCH_FROM="this machine's local wheels (pip's find-links)"
+    FOUND_IN=$($PIP config get global.find-links 2>/dev/null || echo "pip's find-links")
+    TORCH_FROM="this machine's local wheels ($FOUND_IN)"
     $PIP install $QUIET "$TORCH"
 else
-    TORCH_FROM="PyTorch's CPU wheel index ($TORCH_CPU_INDEX)"
+    TORCH_FROM="the CPU wheel index $TORCH_CPU_INDEX (TORCH_CPU_INDEX; PyTorch's by default)"
     $PIP install $QUIET --index-url "$TORCH_CPU_INDEX" "$TORCH"
 fi
 "$TRAIN_VENV/bin/python" -W ignore -c "import torch, sys; sys.exit(torch.version.cuda is not None)" \

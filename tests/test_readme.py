@@ -13,6 +13,7 @@ from novamart.cli import app
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 from novamart.reward import reward_table
 from novamart.scenarios import TASKS
+from tests.container import run_image
 from tests.rulefiles import copy_rules, edit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,3 +71,19 @@ def test_rules_diff_figures_are_the_command_s(tmp_path: Path) -> None:
     analysts = (ROOT / "rules" / "README.md").read_text(encoding="utf-8")
     moved = window["transitions"]["blocked -> eligible"]
     assert f"`blocked -> eligible: {moved:,}` for the window 30 → 45" in analysts
+
+
+def test_container_paragraph_states_what_the_container_test_checks() -> None:
+    """The Docker paragraph's install line, limits and run flags are run_image.py's own."""
+    paragraph = README[README.index("**Docker / Hugging Face Space.**") :]
+    paragraph = paragraph[: paragraph.index("**Validation.**")]
+    flat = " ".join(paragraph.split())
+    assert f"--no-install-recommends {run_image.PODMAN_PACKAGES} debootstrap" in flat
+    assert f"at most {run_image.MAX_IMAGE_BYTES / 1e9:.1f} GB" in flat
+    assert f"`/health` within {run_image.HEALTH_WITHIN_S:.0f} s" in flat
+    assert f"`{run_image.KEEP_IMAGE}=1`" in flat
+    assert f"--user 1000:1000 -p {run_image.app_port()}:" in flat
+    validator = run_image.validator_flags()
+    for flag in ("--init", "--read-only", "--cap-drop ALL", "--user 65532:65532"):
+        assert flag.split()[0] in validator and flag in flat
+    assert all(f"`{page}`" in flat for page in run_image.PAGES)

@@ -9,14 +9,15 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.browser.locate import FLAGS, INSTRUCTIONS, Browser, asked_for_none, find, not_run_reason
 from tests.server.conftest import web_server
 
 __all__ = ["chromium", "page", "web_server"]
 
-TIMEOUT_MS = 60_000
+TIMEOUT_MS = 60_000  # for actions and expect() alike: a loaded 2-core machine takes seconds
+expect.set_options(timeout=TIMEOUT_MS)  # expect()'s own default is 5 s
 
 
 @pytest.fixture(scope="session")
