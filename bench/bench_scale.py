@@ -49,8 +49,10 @@ def load() -> str:
 @contextmanager
 def serving(folder: Path, name: str, workers: int = 1) -> Iterator[RunningServer]:
     command = [NOVAMART, "serve", "--workers", str(workers), "--max-concurrent-envs", "128"]
-    with serve_in_subprocess(folder / f"{name}.log", command=command) as running:
-        deadline = time.monotonic() + 60
+    log = folder / f"{name}.log"
+    # a loaded machine took over 60 s to start 2 workers
+    with serve_in_subprocess(log, command=command, startup_timeout_s=240) as running:
+        deadline = time.monotonic() + 240
         while running.log().count("Application startup complete.") < workers:
             assert time.monotonic() < deadline, running.log()
             time.sleep(0.1)
