@@ -140,6 +140,8 @@ async def replay_for(url: str, frames: list[list[str]], sessions: int, seconds: 
 def messages(servers: dict[str, RunningServer], sessions: int, seconds: float, rounds: int) -> None:
     frames = recorded_episodes(48, 40_000)
     client = psutil.Process()
+    for server in servers.values():  # warm-up: each worker's first replies load the reader
+        asyncio.run(replay_for(server.url, frames, sessions, 3.0))
     for round_ in range(rounds):
         for label, server in servers.items():
             cpu, mine, start = tree_cpu(server.pid), client.cpu_times(), time.perf_counter()
