@@ -41,6 +41,7 @@ def test_whole_episodes_equal_in_process_play(pool: EnvPool) -> None:
 
 
 def test_steps_in_a_batch_and_one_a_call_equal_in_process_play(pool: EnvPool) -> None:
+    held = pool.open_sessions()  # the adapters' tests keep verl trajectories on this pool
     for run in oracle_runs(9, start=72_000):  # each task once
         brief, reports, grade = reference(run)
         calls = [(a.tool_name, a.arguments) for a in run.actions]
@@ -57,7 +58,7 @@ def test_steps_in_a_batch_and_one_a_call_equal_in_process_play(pool: EnvPool) ->
             stepped.call(*calls[-1])
         batched.close()
         stepped.close()
-    assert pool.open_sessions() == [0, 0]
+    assert pool.open_sessions() == held  # closed sessions leave their actor
 
 
 def test_a_session_needs_a_reset_and_a_known_agent(pool: EnvPool) -> None:
