@@ -35,7 +35,11 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# The benchmarks, and the Ray tests (the optional extra novamart[ray]: its install and the
+# local-cluster tests take ~5 min on this machine, over CI's share; `make test` skips them).
 bench: $(STAMP)
+	VENV=$(VENV) NOVAMART_INSTALL_FLAGS="--group dev --extra ray" sh scripts/install.sh
+	NOVAMART_RAY=1 $(VENV)/bin/pytest -q tests/scale
 	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
 
 soak: $(STAMP)

@@ -49,8 +49,10 @@ def load() -> str:
 @contextmanager
 def serving(folder: Path, name: str, workers: int = 1) -> Iterator[RunningServer]:
     command = [NOVAMART, "serve", "--workers", str(workers), "--max-concurrent-envs", "128"]
-    with serve_in_subprocess(folder / f"{name}.log", command=command) as running:
-        deadline = time.monotonic() + 60
+    log = folder / f"{name}.log"
+    # a loaded machine took over 60 s to start 2 workers
+    with serve_in_subprocess(log, command=command, startup_timeout_s=240) as running:
+        deadline = time.monotonic() + 240
         while running.log().count("Application startup complete.") < workers:
             assert time.monotonic() < deadline, running.log()
             time.sleep(0.1)
@@ -138,6 +140,8 @@ async def replay_for(url: str, frames: list[list[str]], sessions: int, seconds: 
 def messages(servers: dict[str, RunningServer], sessions: int, seconds: float, rounds: int) -> None:
     frames = recorded_episodes(48, 40_000)
     client = psutil.Process()
+    for server in servers.values():  # warm-up: each worker's first replies load the reader
+        asyncio.run(replay_for(server.url, frames, sessions, 3.0))
     for round_ in range(rounds):
         for label, server in servers.items():
             cpu, mine, start = tree_cpu(server.pid), client.cpu_times(), time.perf_counter()

@@ -123,7 +123,7 @@ class Drain:
         self.metrics.draining.set(1)
         started = time.monotonic()
         log.warning(
-            "draining: %d episode(s) under way, %.0f s to finish",
+            "draining: %d episode(s) under way, %g s to finish",
             self.open_episodes(),
             self.seconds,
         )
