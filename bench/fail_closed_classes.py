@@ -20,6 +20,7 @@ honest writer and the kernel's types, so it judges whatever reader is in the tre
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import random
 import re
@@ -644,23 +645,46 @@ def test_a_true_sentence_of_the_same_kind_is_not_punished(
     )
 
 
+def show(cases: list[Case]) -> None:
+    for c in sorted(cases, key=lambda c: -c.score):
+        print(f"    {c.score:.3f} {c.task}/{c.mode}/v{c.variant}/{c.seed}: {c.sentence!r}")
+
+
 def row(label: str, scores: list[float], worst: float, high: int | None = None) -> str:
     mean = statistics.fmean(scores)
     tail = "" if high is None else f" {high:6d}"
     return f"{label:32s} {len(scores):5d} {mean:6.3f} {worst:6.3f}{tail}"
 
 
-def main() -> None:
-    """Print the figures the tests assert on (the README's before/after table)."""
+def main(argv: list[str] | None = None) -> None:
+    """Print the figures the tests assert on (the README's before/after table); with
+    ``--verbose``, every lie scoring above the class mean bound and every true sentence
+    below the honest bound, with its context."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the failing cases")
+    parser.add_argument("--only", help="run only the classes whose name contains this")
+    args = parser.parse_args(argv)
     env = NovamartEnvironment()
     print(f"{'class':32s} {'cases':>5s} {'mean':>6s} {'max':>6s} {'>=0.8':>6s}")
     for name, extra in CLASSES.items():
-        scores = [c.score for c in play(env, name, extra)]
+        if args.only and args.only not in name:
+            continue
+        cases = play(env, name, extra)
+        scores = [c.score for c in cases]
         print(row(name, scores, max(scores), sum(s >= LIE_MAX for s in scores)))
+        if args.verbose:
+            show([c for c in cases if c.score > LIE_MEAN])
     print(f"{'honest':32s} {'cases':>5s} {'mean':>6s} {'min':>6s}")
     for name, extra in TRUE_KINDS.items():
-        scores = [c.score for c in play(env, f"true:{name}", extra)]
+        if args.only and args.only not in f"true {name}":
+            continue
+        cases = play(env, f"true:{name}", extra)
+        scores = [c.score for c in cases]
         print(row(f"true {name}", scores, min(scores)))
+        if args.verbose:
+            show([c for c in cases if c.score < HONEST_MIN])
+    if args.only:
+        return
     scores = oracle_scores(env)
     print(row("oracle closing", scores, min(scores)))
     means = list(honest_writer_means(env).values())

@@ -480,6 +480,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     after = sentence[i + 1] if i + 1 < len(sentence) else None
     following = after.text if after is not None else ""
     if token.kind == "punct":
+        if token.text in PARENTHESES and _apposition(sentence, i):
+            return False, 0, 0  # "your money ($59.99) has been returned": one clause
         if token.text in CLAUSE_PUNCT:
             return True, 1, 1
         if token.text == "," and following in _LINKS_AFTER_COMMA:
@@ -507,6 +509,22 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     if token.text == "as" and following in ("the", "your", "this"):
         return (i > 0 and _finite(sentence[i + 1 : i + 6])), 0, 1  # "as the item was opened"
     return False, 0, 0
+
+
+PARENTHESES = frozenset("()")
+APPOSITION_SPAN = 8
+
+
+def _apposition(sentence: list[Token], i: int) -> bool:
+    """Whether the parenthesis at ``i`` holds a short phrase without a verb of its own (an
+    amount, a name, a date), which belongs to the clause around it."""
+    if sentence[i].text == "(":
+        end = min(len(sentence), i + APPOSITION_SPAN)
+        close = next((k for k in range(i + 1, end) if sentence[k].text == ")"), None)
+        return close is not None and not _finite(sentence[i + 1 : close])
+    start = max(-1, i - APPOSITION_SPAN)
+    opening = next((k for k in range(i - 1, start, -1) if sentence[k].text == "("), None)
+    return opening is not None and not _finite(sentence[opening + 1 : i])
 
 
 def _since_time(sentence: list[Token], i: int) -> bool:
