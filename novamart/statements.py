@@ -97,6 +97,7 @@ def _grantable(episode: Episode, claim: ConditionalClaim) -> bool:
     """Whether some value of the facts the condition names, with every other fact as the
     case has it, makes the rules grant the resolution (and, when the claim gives one, for
     its amount)."""
+
     def grants(grant: Grant | None) -> bool:
         return grant is not None and (
             claim.amount is None or not grant.amount or same_amount(claim.amount, grant.amount)

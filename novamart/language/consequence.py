@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from novamart.language.lexicon import Lexicon, phrase_lemmas
-from novamart.language.text import Clause, lemma
+from novamart.language.text import Clause, lemma, wordset
 
 
 def lemmaset(text: str) -> frozenset[str]:
@@ -256,8 +256,8 @@ def _moves_out(clause: Clause) -> bool:
     )
 
 
-OBJECT_STARTS = frozenset(
-    "your the a an it this that his her their our my its off them everything all".split()
+OBJECT_STARTS = wordset(
+    "your the a an it this that his her their our my its off them everything all"
 )
 """Words an active verb's object starts with ("approved your claim", "signed it off")."""
 NOT_A_SUBJECT = lemmaset("have be do already also just now finally recently since after")
@@ -297,12 +297,17 @@ def reviewed_by_someone_else(clause: Clause) -> bool:
     )
 
 
+def _sought(lemmas: list[str], i: int) -> bool:
+    """ "checked for a defect", "tested for any fault": what a check looks for, not found."""
+    return "for" in lemmas[max(0, i - 3) : i]
+
+
 def _finding(clause: Clause, found: Targets) -> Consequence | None:
     """A finding about the item or the case (a fault, a test result, a review)."""
     vocabulary, lemmas = clause.vocabulary, clause.lemmas
     verb = next((i for i, w in enumerate(lemmas) if w in FINDING), None)
-    faults = [w for w in lemmas if w in FAULT]
-    if faults and (verb is not None or not vocabulary.isdisjoint(TESTS)):
+    faults = [w for i, w in enumerate(lemmas) if w in FAULT and not _sought(lemmas, i)]
+    if faults and verb is not None:
         if found.fault and not FAULT_OF_THE_CHECK.isdisjoint(faults):
             return Consequence("fact", found.fault, at=verb or 0)
         return Consequence("unverifiable", FINDING_NOTE, at=verb or 0)
@@ -317,7 +322,9 @@ def _finding(clause: Clause, found: Targets) -> Consequence | None:
     return None
 
 
-def consequence(clause: Clause, lexicon: Lexicon, only_transfers: bool = False) -> Consequence | None:
+def consequence(
+    clause: Clause, lexicon: Lexicon, only_transfers: bool = False
+) -> Consequence | None:
     """What the clause claims of consequence by its shape (None: nothing). With
     ``only_transfers`` (a clause whose facts the lexicon read), only what moves value to the
     customer counts, not a finding (the lexicon's facts stand)."""

@@ -42,9 +42,9 @@ from novamart.language.claims import (
 )
 from novamart.language.consequence import (
     BENEFIT_NOTE,
-    REVIEW_NOTE,
     FAULT,
     FINDING,
+    REVIEW_NOTE,
     TESTS,
     Consequence,
     consequence,
@@ -1272,9 +1272,8 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
         return []  # "I'll verify the defect": an intention, not a fact of the case
     if modality in NO_CLAIM:
         return []  # a presupposed outcome asserts a resolution, never a fact of the case
-    reported = not item.clause.vocabulary.isdisjoint(FINDING) or not item.clause.vocabulary.isdisjoint(
-        TESTS
-    )
+    vocabulary = item.clause.vocabulary
+    reported = not vocabulary.isdisjoint(FINDING) or not vocabulary.isdisjoint(TESTS)
     for m in item.mentions:
         if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue
@@ -1357,7 +1356,9 @@ UNREADABLE_WORDS = 5
 shorter one (a greeting, "merci beaucoup") earns nothing and costs nothing."""
 
 
-def _conditional_benefit(items: list[_Read], clause: Clause, lexicon: Lexicon) -> list[StructuralClaim]:
+def _conditional_benefit(
+    items: list[_Read], clause: Clause, lexicon: Lexicon
+) -> list[StructuralClaim]:
     """ "if you keep your receipt, I'll add a 25% discount code": no rule grants a benefit,
     so no facts the condition could bring make it true (a counterfactual promises nothing)."""
     if _counterfactual(items, clause) or _clause_negated(clause):
