@@ -260,7 +260,10 @@ OBJECT_STARTS = wordset(
     "your the a an it this that his her their our my its off them everything all"
 )
 """Words an active verb's object starts with ("approved your claim", "signed it off")."""
-NOT_A_SUBJECT = lemmaset("have be do already also just now finally recently since after")
+NOT_A_SUBJECT = lemmaset(
+    "have be do already also just now finally recently since after the a an our this that its "
+    "his her their my can could will would may might must should"
+)
 
 
 def _subject_is_someone_else(clause: Clause, i: int) -> bool:
@@ -277,7 +280,7 @@ def _subject_is_someone_else(clause: Clause, i: int) -> bool:
         return False  # "full refund of $899 approved", "approved by": a passive
     return any(
         t.kind == "word"
-        and len(t.text) > 3
+        and len(t.text) > 2
         and t.lemma not in NOT_A_SUBJECT
         and t.lemma not in CASE_NOUNS
         and not t.text.endswith(("ing", "ly"))
@@ -297,9 +300,18 @@ def reviewed_by_someone_else(clause: Clause) -> bool:
     )
 
 
+SEARCH = lemmaset("check test inspect examine look scan screen search")
+"""Verbs of looking: "checked for a defect" names what a check looks for, not what it found."""
+RESULT = frozenset({"positive", "negative", "result", "results", "outcome", "verdict"})
+
+
 def _sought(lemmas: list[str], i: int) -> bool:
     """ "checked for a defect", "tested for any fault": what a check looks for, not found."""
-    return "for" in lemmas[max(0, i - 3) : i]
+    before = lemmas[max(0, i - 4) : i]
+    if "for" not in before:
+        return False
+    k = len(before) - 1 - before[::-1].index("for")
+    return (k > 0 and before[k - 1] in SEARCH) or (k > 1 and before[k - 2] in SEARCH)
 
 
 def _finding(clause: Clause, found: Targets) -> Consequence | None:
@@ -307,7 +319,7 @@ def _finding(clause: Clause, found: Targets) -> Consequence | None:
     vocabulary, lemmas = clause.vocabulary, clause.lemmas
     verb = next((i for i, w in enumerate(lemmas) if w in FINDING), None)
     faults = [w for i, w in enumerate(lemmas) if w in FAULT and not _sought(lemmas, i)]
-    if faults and verb is not None:
+    if faults and (verb is not None or not vocabulary.isdisjoint(RESULT)):
         if found.fault and not FAULT_OF_THE_CHECK.isdisjoint(faults):
             return Consequence("fact", found.fault, at=verb or 0)
         return Consequence("unverifiable", FINDING_NOTE, at=verb or 0)

@@ -1,7 +1,9 @@
 """Disguised letters undone before a message is read (issue 18): what every detector sees.
 
 - Unicode NFKC (full-width and styled letters are letters), then format characters (zero
-  width spaces and joiners, bidi controls, soft hyphens: Unicode category Cf) removed.
+  width spaces and joiners, bidi controls, soft hyphens: Unicode category Cf) removed, and
+  combining marks left on a plain Latin letter (NFKC composes every real accent: what stays
+  is a disguise, like the grapheme joiner in "r\u034fe\u034ff").
 - Look-alike letters of other scripts folded to the Latin letter they imitate, by the
   Unicode confusables table as the confusable-homoglyphs package maintains it, in words
   that mix scripts or that fold to Latin whole (a Cyrillic "е" in "refund"; "рау"). A word
@@ -88,8 +90,8 @@ def _plain(text: str, i: int, char: str) -> str:
     if char.isascii():
         return char
     category = unicodedata.category(char)
-    if category == _FORMAT:
-        return ""
+    if category == _FORMAT or (category[0] == "M" and i and text[i - 1].isascii()):
+        return ""  # invisible, or a mark NFKC could not compose with a Latin letter
     if category != _DASH:
         return char
     inside = 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
