@@ -10,8 +10,7 @@ another language than English with some confidence, so a foreign name in an Engl
 ("I've sent it to María José") stays English.
 
 What an unreadable clause carries that could matter (an amount, a word of value or outcome in
-some European language, a quotation) makes it an unverifiable claim, and so does its length:
-a clause of five words or more may say anything (novamart.language.reader).
+some European language, a quotation) makes it an unverifiable claim: see ``carries_value``.
 """
 
 from __future__ import annotations

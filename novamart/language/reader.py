@@ -1306,8 +1306,8 @@ way.", "your request has been approved"): read as that resolution, so it is chec
 
 def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClaim]:
     """What a clause claims of consequence that its lexicon mentions do not: an unreadable
-    clause carrying an amount, a value word or a quotation, or long enough to say anything,
-    is unverifiable; a readable one is read by its shape (a benefit, money back, a finding),
+    clause carrying an amount, a value word or a quotation is unverifiable (a courtesy in
+    another language, "muchas gracias por su paciencia", earns nothing and costs nothing); a readable one is read by its shape (a benefit, money back, a finding),
     also beside the facts its lexicon read ("we've paid the $129 you paid back to your
     PayPal"), and a benefit promised on a condition is one no facts can make the rules grant."""
     item = items[k]
@@ -1315,12 +1315,7 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     text = clause.text
     if item.modality == "unreadable":
         words = [w for w in clause.words if w.isalpha()]
-        if (
-            not clause.kinds.isdisjoint(AMOUNT_KINDS)
-            or clause.quoted
-            or carries_value(words)
-            or len(words) >= UNREADABLE_WORDS
-        ):
+        if not clause.kinds.isdisjoint(AMOUNT_KINDS) or clause.quoted or carries_value(words):
             return [UnverifiableClaim(f"a clause {UNREADABLE_NOTE} that may promise something",
                                       text)]  # fmt: skip
         return []
@@ -1349,11 +1344,6 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         if anchor is not None:
             found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
-
-
-UNREADABLE_WORDS = 5
-"""A clause not in English of this many words may say anything: it cannot be verified. A
-shorter one (a greeting, "merci beaucoup") earns nothing and costs nothing."""
 
 
 def _conditional_benefit(

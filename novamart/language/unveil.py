@@ -29,7 +29,8 @@ from importlib import resources
 from itertools import product
 
 LEET = {
-    "0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
+    "0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "6": "g", "7": "t", "8": "b", "9": "g",
+    "@": "a", "$": "s",
     "v": "vu",
 }  # fmt: skip
 """What a digit or sign may stand for inside a word (1 is i or l), and in a word spelled
@@ -65,8 +66,33 @@ def _confusables() -> dict[int, str]:
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-def fold_scripts(text: str) -> tuple[str, list[str]]:
-    """NFKC, format characters dropped, look-alike letters folded; and the words folded."""
+_OVERRIDE = re.compile("\u202e([^\u202c\n]*)\u202c?")
+"""A right-to-left override: what it shows is its text reversed ("\u202etnemecalper")."""
+
+
+def _skeleton(word: str) -> str:
+    """The Latin letters a word is written with, marks taken off and small capitals read as
+    letters ("rẽplac̃ément" -> "replacement", "ʀᴇꜰᴜɴᴅ" -> "refund")."""
+    out = []
+    for char in unicodedata.normalize("NFD", word):
+        if unicodedata.category(char)[0] == "M":
+            continue
+        if not char.isascii():
+            name = unicodedata.name(char, "")
+            if "LATIN" in name and "LETTER" in name and len(name.split()[-1]) == 1:
+                char = name.split()[-1].lower()  # LATIN LETTER SMALL CAPITAL R
+        out.append(char)
+    return "".join(out)
+
+
+def fold_scripts(
+    text: str, known: Callable[[str], bool] | None = None
+) -> tuple[str, list[str]]:
+    """NFKC, right-to-left overrides undone, format characters dropped, look-alike letters
+    folded (and, when ``known`` says the result is a word the reader knows, accents and
+    small capitals read as plain letters); and the words folded."""
+    if "\u202e" in text:
+        text = _OVERRIDE.sub(lambda m: m.group(1)[::-1], text)
     text = unicodedata.normalize("NFKC", text)
     text = "".join(_plain(text, i, c) for i, c in enumerate(text))
     changes: list[str] = []
@@ -79,6 +105,11 @@ def fold_scripts(text: str) -> tuple[str, list[str]]:
         if folded != word and (folded.isascii() or any(c.isascii() for c in word)):
             changes.append(f"{word} -> {folded}")
             return folded
+        if known is not None:
+            plain = _skeleton(folded).translate(_confusables())
+            if plain.isascii() and known(plain.lower()):
+                changes.append(f"{word} -> {plain}")
+                return plain
         return word
 
     return _WORD.sub(fold, text), changes
@@ -107,7 +138,7 @@ def _spellings(word: str) -> list[str]:
 
 
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
-_SHAPES = str.maketrans(dict.fromkeys(_LOWER, "a") | dict.fromkeys("0134578@", "0"))
+_SHAPES = str.maketrans(dict.fromkeys(_LOWER, "a") | dict.fromkeys("013456789@", "0"))
 _SPACING = str.maketrans(
     dict.fromkeys(_LOWER, "a")
     | dict.fromkeys("0123456789\n$%", "0")

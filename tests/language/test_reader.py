@@ -199,6 +199,10 @@ def claims_of_consequence(text: str) -> set[str]:
         "I've arranged a re\u2011placement for you.",  # a non-breaking hyphen (Pd)
         "I've arranged a re\uff0dplacement for you.",  # a full-width hyphen-minus (Pd)
         "I've arranged a re- placement for you.",
+        "A \u202etnemecalper\u202c has been shipped to you.",  # a right-to-left override
+        "A re\u0303pla\u0301cement has been shipped to you.",  # marks on Latin letters
+        "Your \u0280\u1d07\ua730\u1d1c\u0274\u1d05 is confirmed.",  # small capitals
+        "I've arranged an exchan9e for you.",
     ],
 )
 def test_letters_apart_by_any_separator_are_read_as_their_word(text: str) -> None:
@@ -237,6 +241,25 @@ def test_value_or_findings_in_new_words_cannot_be_verified(text: str) -> None:
 )
 def test_shapes_resolve_to_what_the_rules_know(text: str, claim: str) -> None:
     assert claim in claims_of_consequence(text), claims_of_consequence(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("I've put the 89 dollars and 99 cents back to your card.", 89.99),
+        ("I've refunded seven hundred and seventy-nine dollars and twenty-two cents.", 779.22),
+        ("Refund: 129 bucks, done.", 129.0),
+        ("I've refunded one thousand two hundred and five dollars.", 1205.0),
+    ],
+)
+def test_amounts_said_in_words_are_amounts(text: str, amount: float) -> None:
+    assert {c.amount for c in reading(text).resolutions} == {amount}
+
+
+def test_a_courtesy_in_another_language_costs_nothing() -> None:
+    for text in ("Merci beaucoup et bonne journée !", "¡Muchas gracias por su paciencia!"):
+        read_ = reading(text)
+        assert read_.unreadable and not read_.unverifiable
 
 
 def test_a_benefit_on_a_condition_is_one_no_facts_make_the_rules_grant() -> None:
