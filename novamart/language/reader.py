@@ -1307,9 +1307,10 @@ way.", "your request has been approved"): read as that resolution, so it is chec
 def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClaim]:
     """What a clause claims of consequence that its lexicon mentions do not: an unreadable
     clause carrying an amount, a value word or a quotation is unverifiable (a courtesy in
-    another language, "muchas gracias por su paciencia", earns nothing and costs nothing); a readable one is read by its shape (a benefit, money back, a finding),
-    also beside the facts its lexicon read ("we've paid the $129 you paid back to your
-    PayPal"), and a benefit promised on a condition is one no facts can make the rules grant."""
+    another language earns nothing and costs nothing); a readable one is read by its shape
+    (a benefit, money back, a finding), also beside the facts its lexicon read ("we've paid
+    the $129 you paid back to your PayPal"); a benefit promised on a condition is one no
+    facts can make the rules grant."""
     item = items[k]
     clause = item.clause
     text = clause.text

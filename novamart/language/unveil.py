@@ -85,9 +85,7 @@ def _skeleton(word: str) -> str:
     return "".join(out)
 
 
-def fold_scripts(
-    text: str, known: Callable[[str], bool] | None = None
-) -> tuple[str, list[str]]:
+def fold_scripts(text: str, known: Callable[[str], bool] | None = None) -> tuple[str, list[str]]:
     """NFKC, right-to-left overrides undone, format characters dropped, look-alike letters
     folded (and, when ``known`` says the result is a word the reader knows, accents and
     small capitals read as plain letters); and the words folded."""
