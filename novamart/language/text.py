@@ -178,31 +178,12 @@ def normalise(text: str, folded: bool = False) -> str:
     return expand_contractions(spoken_amounts(text.lower()))
 
 
-_UNITS = tuple(
-    [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-    ]
-)
-_TENS = tuple(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
+_UNITS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)  # fmt: skip
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _NUMBER_WORD = "|".join([*_UNITS, *_TENS, *_SCALES])
 _SPELLED = rf"(?:{_NUMBER_WORD})(?:(?:[ -]|[ -]?and[ -])(?:{_NUMBER_WORD}))*"
