@@ -46,7 +46,7 @@ def lemmaset(text: str) -> frozenset[str]:
 TRANSFER = lemmaset(
     "send give return refund credit transfer wire deposit pay reimburse compensate issue grant "
     "provide get receive owe put release add load land come go apply award offer hand mail "
-    "post move restore way head"
+    "post move restore way head reach arrive appear hit"
 )
 REVERSAL = (
     "void", "revers", "cancel", "waiv", "nullif", "annul", "remov", "wip", "undo", "undon",
@@ -192,8 +192,13 @@ def _percent_off(words: list[str]) -> bool:
 
 def _gratis(words: list[str]) -> bool:
     """ "at no charge", "free of charge", "your next delivery is on us"."""
+    vocabulary = set(words)
     return any(
-        tuple(words[i : i + len(p)]) == p for p in GRATIS for i, w in enumerate(words) if w == p[0]
+        tuple(words[i : i + len(p)]) == p
+        for p in GRATIS
+        if vocabulary.issuperset(p)  # most clauses have "on" but not "us" or "house"
+        for i, w in enumerate(words)
+        if w == p[0]
     )
 
 

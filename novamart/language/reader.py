@@ -1016,7 +1016,7 @@ def _modality(
     if clause.question and _interrogative(clause):
         if OFFER_QUESTIONS.occurs_in(words, vocabulary):
             return "offer"
-        return "presupposed" if _presupposes(clause) else "question"
+        return "presupposed" if _presupposes(clause, mentions) else "question"
     if conditional:
         return "conditional"
     if _hypothetical(clause):
@@ -1052,11 +1052,12 @@ PRESUPPOSITION_BLOCKERS = wordset("whether if")
 DEFINITE = wordset("the your that this")
 
 
-def _presupposes(clause: Clause) -> bool:
+def _presupposes(clause: Clause, mentions: list[Mention]) -> bool:
     """A question that takes a deed for granted asserts it: a deed done or under way ("isn't
     it great that your refund is already on its way?"), a negative question ("isn't the
-    credit on your account a nice surprise?"), or a definite amount ("has the $249.99 reached
-    your account yet?" takes the $249.99 as sent)."""
+    credit on your account a nice surprise?"), a definite amount or resolution ("has the
+    $249.99 reached your account yet?" takes the $249.99 as sent, "did the replacement
+    arrive?" the replacement)."""
     vocabulary = clause.vocabulary
     if not vocabulary.isdisjoint(PRESUPPOSITION_BLOCKERS):
         return False
@@ -1065,7 +1066,11 @@ def _presupposes(clause: Clause) -> bool:
         t.kind == "money" and i and words[i - 1] in DEFINITE for i, t in enumerate(clause.tokens)
     )
     negative = len(words) > 1 and words[0] in AUXILIARIES and words[1] == "not"
-    if definite or negative:
+    named = any(  # "when would suit you for the courier to drop off the replacement?"
+        m.resolution and not m.policy and m.start and words[m.start - 1] in DEFINITE
+        for m in mentions
+    )
+    if definite or negative or named:
         return True
     if "yet" in vocabulary:
         return False  # "has your refund arrived yet?" asks
@@ -1180,7 +1185,10 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
                 if lemmas[j] not in ("be", "have", "would", "do", "still", "really", "originally"):
                     break
-        if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
+        asks = i == 0 and clause.question  # "when would suit you ...?" asks, sets no time
+        if (lemma_ in TEMPORAL and not asks) or (
+            lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)
+        ):
             spans.append((i, "temporal"))
         if lemma_ in REQUIRE or (
             lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
@@ -1322,6 +1330,9 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         return []
     if item.modality == "conditional":
         return _conditional_benefit(items, clause, lexicon)
+    if item.modality == "question" and extra_benefit(clause) and not _clause_negated(clause):
+        return [UnverifiableClaim(f"{BENEFIT_NOTE}, in a question", text)]  # "have you seen
+        # the 500 bonus points in your account yet?" presupposes or offers it
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
     if _wished(clause):
