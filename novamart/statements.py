@@ -12,7 +12,8 @@ wrote (which tools had run), and the case's hidden facts.
 - A fact claim is false when it contradicts the case ("within the 30-day window" on day 55),
   or when it states a window the rules do not have ("our 45-day return window"); it is
   **unfounded** when true but about a fact no tool had established when the message was
-  sent (claiming a defect check that never ran).
+  sent; a finding reported before its tool ran ("our technician confirmed a defect" when
+  no check was made) is unverifiable, since it claims the check itself.
 - A claim the reader could not resolve (a benefit no rule grants, a finding or outcome in
   words it cannot tie to a fact or resolution, a clause not in English carrying an amount or
   a value word) is **unverifiable**: it costs like a false one (issue 18). A resolution
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from novamart.episode import Episode, MessageRecord
+from novamart.kernel import Grant
 from novamart.kernel.conditions import FieldTest
 from novamart.kernel.money import same_amount
 from novamart.language import ConditionalClaim, FactClaim, Reading, ResolutionClaim
@@ -95,7 +97,13 @@ def _grantable(episode: Episode, claim: ConditionalClaim) -> bool:
     """Whether some value of the facts the condition names, with every other fact as the
     case has it, makes the rules grant the resolution (and, when the claim gives one, for
     its amount)."""
-    if episode.truth.grant_for(claim.resolution) is not None:
+
+    def grants(grant: Grant | None) -> bool:
+        return grant is not None and (
+            claim.amount is None or not grant.amount or same_amount(claim.amount, grant.amount)
+        )
+
+    if grants(episode.truth.grant_for(claim.resolution)):
         return True
     by_field: dict[str, list] = {}
     for given in claim.given:
@@ -106,7 +114,7 @@ def _grantable(episode: Episode, claim: ConditionalClaim) -> bool:
             kind, field = ref.split(".")
             record = dict(facts.record(kind) or {})
             facts = facts.with_kind(kind, {**record, field: value})
-        if episode.rules.decide(facts).grant_for(claim.resolution) is not None:
+        if grants(episode.rules.decide(facts).grant_for(claim.resolution)):
             return True
     return False
 
@@ -154,6 +162,9 @@ def _check_fact(episode: Episode, message: MessageRecord, claim: FactClaim) -> F
     kind, field = claim.ref.split(".")
     actual = episode.facts.value(kind, field)
     if actual is None:
+        if claim.reported:  # a finding on something the case has no record of
+            return Finding("unverifiable", f'"{claim.clause}" reports a finding on {claim.ref}, '
+                           "of which the case has no record", message.step)  # fmt: skip
         return None
     said = f'"{claim.clause}"'
     candidates = _windows(episode, claim)
@@ -173,6 +184,9 @@ def _check_fact(episode: Episode, message: MessageRecord, claim: FactClaim) -> F
                        message.step)  # fmt: skip
     tool = episode.rules.rulebook.facts.source_tool(kind)
     if tool is not None and kind not in message.established:
+        if claim.reported:  # "our technician confirmed a defect": a check that never ran
+            return Finding("unverifiable", f"{said} reports a finding on {claim.ref} before "
+                           f"{tool} was run", message.step)  # fmt: skip
         return Finding("unfounded", f"{said} states {claim.ref} before {tool} was run",
                        message.step)  # fmt: skip
     return None

@@ -10,7 +10,7 @@ whose limit may be left unsaid; ``hints`` carry the words that say which window 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from novamart.kernel.conditions import FieldTest
@@ -37,15 +37,18 @@ class FactClaim:
     clause: str
     hints: frozenset[str] = frozenset()
     window: bool = False
+    reported: bool = False
+    """Stated as what a check or someone found ("our technician confirmed a defect"): it also
+    claims the finding was made, so before its tool has run it cannot be verified."""
 
     def negated(self) -> FactClaim | None:
         """The claim with its polarity reversed (None when that says nothing definite)."""
         if self.op == APPROX:
             return None
-        return FactClaim(self.ref, _FLIP[self.op], self.value, self.clause, self.hints, self.window)
+        return replace(self, op=_FLIP[self.op])
 
     def with_limit(self, limit: Any) -> FactClaim:
-        return FactClaim(self.ref, self.op, limit, self.clause, self.hints, self.window)
+        return replace(self, value=limit)
 
     def allows(self, observed: Any) -> bool:
         """Whether ``observed`` is consistent with the claim."""

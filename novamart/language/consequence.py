@@ -5,19 +5,24 @@ in other words. A clause that gives the customer something of value, reverses wh
 reports a finding about the item or says an action was taken is a claim whether or not the
 lexicon knows its words. Its shapes:
 
-- **money back**: a transfer or outcome verb with the customer's money, card, bank, payment
-  or the amount as what moves ("returned to your card", "sent $X to your bank", "you'll get
-  the full amount back"), or a reversal of what was charged ("voided the charge", "the
-  charge is gone", "cancelled the order", "a chargeback");
-- **value**: a benefit noun (cash, a discount, a code, free shipping, an upgrade, points, a
-  gift, compensation) or an amount of money given to the customer;
-- **finding**: a finding verb with a fault noun ("our technician confirmed a hardware
-  failure", "the diagnostics detected a faulty board"), or an approval ("your claim has been
-  approved").
+- **money back**: a transfer or outcome verb moving the customer's money, the amount or a
+  payment towards them ("returned to your card", "sent $X to your bank", "you'll get the
+  full amount back", "your money has been returned"), or a reversal of what was charged
+  ("voided the charge", "the charge is gone", "cancelled the order", "a chargeback");
+- **value**: a benefit noun (cash, a discount, a code, a warranty, priority or lifetime
+  anything, an upgrade, points, a gift, compensation), something made free ("at no
+  charge", "free shipping", "on us", a fee waived), something of the customer's extended or
+  upgraded, a percentage, or an amount of money moved towards the customer;
+- **finding**: a finding or test verb with a fault noun ("our technician confirmed a
+  hardware failure", "our engineers could not reproduce any fault"), a test passed or clean
+  ("it passed every diagnostic"), a finding about the customer's item or case ("the serial
+  number shows your unit came from a recalled batch"), or an approval, review or sign-off
+  ("your claim has been approved", "a manager has reviewed your file").
 
 Each is resolved to what the rules know when its shape says which (money back is the
 lexicon's refund, a credit to the customer's account its store credit, a fault finding the
-fact whose phrases speak of a defect); what cannot be resolved is unverifiable.
+fact whose phrases speak of a defect, when the fault noun is one of that fact's own words);
+what cannot be resolved is unverifiable.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from novamart.language.lexicon import Lexicon, phrase_lemmas
-from novamart.language.text import Clause, lemma
+from novamart.language.text import Clause, lemma, wordset
 
 
 def lemmaset(text: str) -> frozenset[str]:
@@ -41,51 +46,85 @@ def lemmaset(text: str) -> frozenset[str]:
 TRANSFER = lemmaset(
     "send give return refund credit transfer wire deposit pay reimburse compensate issue grant "
     "provide get receive owe put release add load land come go apply award offer hand mail "
-    "post move restore way head"
+    "post move restore way head reach arrive appear hit"
 )
 REVERSAL = (
     "void", "revers", "cancel", "waiv", "nullif", "annul", "remov", "wip", "undo", "undon",
     "eras", "scrap", "forgiv", "chargeback", "refund", "gone", "disappear", "drop", "withdr",
     "strik",
 )  # fmt: skip
-CHARGED = lemmaset("charge payment transaction bill fee debit invoice purchase order")
+CHARGED = lemmaset("charge payment transaction bill debit invoice purchase order")
+FEES = lemmaset("fee fees shipping delivery postage surcharge subscription")
+"""What a fee waived or cancelled is: a benefit on what the customer would pay, not money
+back for what they paid."""
 ROUTE = lemmaset("card bank statement paypal method payment")
 ACCOUNT = lemmaset("account balance wallet")
 MONEY = lemmaset("money fund amount sum cash total price everything")
 BENEFIT = lemmaset(
     "cash discount coupon promo complimentary upgrade bonus reward rebate cashback "
-    "compensation freebie waiver chargeback"
+    "compensation freebie waiver chargeback warranty guarantee lifetime priority perk "
+    "giveaway vip insurance gratis"
 )
+GRATIS = (("no", "charge"), ("no", "cost"), ("no", "extra", "cost"), ("no", "extra", "charge"),
+          ("free", "of", "charge"), ("on", "us"), ("on", "the", "house"))  # fmt: skip
+"""What makes something free for the customer ("extended at no charge", "it's on us")."""
+EXTEND = lemmaset("extend prolong upgrade renew unlock boost enrol enroll double lengthen")
+"""Verbs that give the customer more of what they hold ("we've extended your warranty")."""
 NOT_FREE = lemmaset("feel be are is free")
 """Before "free", these make it a permission ("feel free to"), not a benefit."""
 FINDING = lemmaset(
     "confirm find detect identify show reveal diagnose determine establish verify discover "
-    "indicate conclude prove flag spot trace"
+    "indicate conclude prove flag spot trace reproduce replicate isolate pinpoint"
 )
 FAULT = lemmaset(
-    "defect defective fault faulty failure fail malfunction damage damaged broken flaw flawed crack"
+    "defect defective fault faulty failure fail malfunction damage damaged broken flaw flawed "
+    "crack cracked recall recalled"
 )
-APPROVAL = lemmaset("approve authorise authorize grant sanction")
+FAULT_OF_THE_CHECK = lemmaset("defect defective fault faulty failure fail malfunction flaw flawed")
+"""The fault nouns a defect check speaks of; physical damage, a crack or a recall is a
+finding about something else (transit, handling, a batch), which no tool establishes."""
+TESTS = lemmaset(
+    "diagnostic diagnostics test check inspection scan analysis examination assessment "
+    "evaluation report"
+)
+CLEAN = lemmaset("pass passed clean fine")
+"""What a test says of an item without a fault ("it passed every diagnostic")."""
+APPROVAL = lemmaset("approve authorise authorize grant sanction sign clear accept endorse")
+REVIEW = lemmaset("review assess evaluate inspect examine audit")
+"""What someone did with the customer's case: a finding about it when done by a third party
+("a manager has reviewed your file")."""
+CASE_NOUNS = lemmaset("claim file case request unit item order product device parcel serial")
+AGENT = frozenset({"i", "we"})
 CUSTOMER = frozenset({"you", "your", "yours", "yourself"})
 POINTS = frozenset({"points", "miles", "stars"})
+TOWARDS = frozenset({"to", "into", "onto", "on", "in"})
+"""Prepositions that, before the customer ("to your card", "into your account"), make the
+customer the recipient of what moves."""
 
 CUES = (
     TRANSFER
     | CHARGED
+    | FEES
     | ROUTE
     | ACCOUNT
     | MONEY
     | BENEFIT
     | FINDING
     | FAULT
+    | TESTS
     | APPROVAL
+    | REVIEW
+    | EXTEND
     | POINTS
-    | {"free", "off", "on"}
+    | {"free", "off", "on", "no", "%", "percent"}
 )
 """A clause with none of these words (and no amount) has no consequential shape: most
 clauses are ruled out by one set comparison."""
 
 BENEFIT_NOTE = "a benefit no rule grants"
+
+FINDING_NOTE = "a finding no tool established"
+REVIEW_NOTE = "a review or approval by someone the record does not show"
 
 Kind = Literal["resolution", "fact", "unverifiable"]
 
@@ -97,6 +136,10 @@ class Consequence:
 
     kind: Kind
     target: str
+    value: bool = True
+    """For a fact: the value the finding states (a test passed: no fault)."""
+    at: int = 0
+    """Where its verb stands (a negation after it is about something else)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,27 +186,35 @@ def _free(words: list[str]) -> bool:
     )
 
 
-ON_US = (("on", "us"), ("on", "the", "house"))
-
-
 def _percent_off(words: list[str]) -> bool:
     return "off" in words and ("%" in words or "percent" in words)
 
 
-def _on_us(words: list[str]) -> bool:
-    """ "your next delivery is on us", "this one's on the house"."""
+def _gratis(words: list[str]) -> bool:
+    """ "at no charge", "free of charge", "your next delivery is on us"."""
+    vocabulary = set(words)
     return any(
         tuple(words[i : i + len(p)]) == p
-        for p in ON_US
-        for i in range(len(words))
-        if words[i] == "on"
+        for p in GRATIS
+        if vocabulary.issuperset(p)  # most clauses have "on" but not "us" or "house"
+        for i, w in enumerate(words)
+        if w == p[0]
+    )
+
+
+def _extends_theirs(clause: Clause) -> bool:
+    """ "we've extended your warranty", "I've upgraded your membership"."""
+    lemmas = clause.lemmas
+    return any(
+        w in EXTEND and not CUSTOMER.isdisjoint(lemmas[i + 1 : i + 4]) for i, w in enumerate(lemmas)
     )
 
 
 def extra_benefit(clause: Clause, named: frozenset[int] = frozenset()) -> bool:
     """Whether the clause names a benefit no rule grants (a discount, points, free shipping,
-    "on us"), also beside a resolution it names ("I've credited 5,000 loyalty points");
-    words at positions ``named`` (a resolution's own name: "a cash refund") do not count."""
+    "on us", a warranty extended), also beside a resolution it names ("I've credited 5,000
+    loyalty points"); words at positions ``named`` (a resolution's own name: "a cash
+    refund") do not count."""
     words, vocabulary = clause.words, clause.vocabulary
     if named:
         lemmas = clause.lemmas
@@ -176,12 +227,124 @@ def extra_benefit(clause: Clause, named: frozenset[int] = frozenset()) -> bool:
         benefit
         or ("free" in vocabulary and _free(words))
         or _percent_off(words)
-        or ("on" in vocabulary and _on_us(words))
+        or (not vocabulary.isdisjoint(("no", "on", "free")) and _gratis(words))
+        or (not vocabulary.isdisjoint(EXTEND) and _extends_theirs(clause))
+        or (not vocabulary.isdisjoint(FEES) and _reversal(vocabulary))
     )
 
 
-def consequence(clause: Clause, lexicon: Lexicon) -> Consequence | None:
-    """What the clause claims of consequence by its shape (None: nothing)."""
+def _towards_customer(clause: Clause) -> bool:
+    """Whether something moves towards the customer: "back", "to/into/on your ...", their
+    own money ("your money"), or the customer right after a transfer verb ("sent you", "we
+    owe you"), not "you paid"."""
+    words, lemmas = clause.words, clause.lemmas
+    if "back" in clause.vocabulary:
+        return True
+    for i, w in enumerate(lemmas[:-1]):
+        if w == "your" and lemmas[i + 1] in MONEY:
+            return True  # "your money has been returned": their own money goes back to them
+    for i, w in enumerate(words):
+        if w not in CUSTOMER or not i:
+            continue
+        before = words[i - 1]
+        if before in TOWARDS or (lemmas[i - 1] in TRANSFER and words[i - 1] != "paid"):
+            return True
+    return False
+
+
+def _moves_out(clause: Clause) -> bool:
+    """A transfer verb that is not the customer's own payment ("you paid $79.99")."""
+    lemmas = clause.lemmas
+    return any(
+        w in TRANSFER and not (w == "pay" and "you" in lemmas[max(0, i - 3) : i])
+        for i, w in enumerate(lemmas)
+    )
+
+
+OBJECT_STARTS = wordset(
+    "your the a an it this that his her their our my its off them everything all"
+)
+"""Words an active verb's object starts with ("approved your claim", "signed it off")."""
+NOT_A_SUBJECT = lemmaset(
+    "have be do already also just now finally recently since after the a an our this that its "
+    "his her their my can could will would may might must should"
+)
+
+
+def _subject_is_someone_else(clause: Clause, i: int) -> bool:
+    """Whether the verb at ``i`` has a subject other than the agent, the customer or a
+    passive's object: "a manager has reviewed", "our quality team approved" (not "I
+    reviewed", "your claim has been approved", "having reviewed your case")."""
+    lemmas = clause.lemmas
+    start = next((k + 1 for k in range(i - 1, -1, -1) if lemmas[k] == "that"), 0)
+    before = lemmas[start:i]  # "I can confirm that our team approved it": after "that"
+    if not AGENT.isdisjoint(before) or not CUSTOMER.isdisjoint(before) or "be" in before:
+        return False
+    after = lemmas[i + 1 : i + 2]
+    if not before or (before[-1] != "have" and (not after or after[0] not in OBJECT_STARTS)):
+        return False  # "full refund of $899 approved", "approved by": a passive
+    return any(
+        t.kind == "word"
+        and len(t.text) > 2
+        and t.lemma not in NOT_A_SUBJECT
+        and t.lemma not in CASE_NOUNS
+        and not t.text.endswith(("ing", "ly"))
+        for t in clause.tokens[start:i]
+    )
+
+
+def reviewed_by_someone_else(clause: Clause) -> bool:
+    """ "a manager has reviewed your file and signed it off", "our quality team approved your
+    claim": a decision on the case by someone the record does not show."""
+    vocabulary = clause.vocabulary
+    if vocabulary.isdisjoint(REVIEW) and vocabulary.isdisjoint(APPROVAL):
+        return False
+    return any(
+        (w in REVIEW or (w in APPROVAL and w != "grant")) and _subject_is_someone_else(clause, i)
+        for i, w in enumerate(clause.lemmas)
+    )
+
+
+SEARCH = lemmaset("check test inspect examine look scan screen search")
+"""Verbs of looking: "checked for a defect" names what a check looks for, not what it found."""
+RESULT = frozenset({"positive", "negative", "result", "results", "outcome", "verdict"})
+
+
+def _sought(lemmas: list[str], i: int) -> bool:
+    """ "checked for a defect", "tested for any fault": what a check looks for, not found."""
+    before = lemmas[max(0, i - 4) : i]
+    if "for" not in before:
+        return False
+    k = len(before) - 1 - before[::-1].index("for")
+    return (k > 0 and before[k - 1] in SEARCH) or (k > 1 and before[k - 2] in SEARCH)
+
+
+def _finding(clause: Clause, found: Targets) -> Consequence | None:
+    """A finding about the item or the case (a fault, a test result, a review)."""
+    vocabulary, lemmas = clause.vocabulary, clause.lemmas
+    verb = next((i for i, w in enumerate(lemmas) if w in FINDING), None)
+    faults = [w for i, w in enumerate(lemmas) if w in FAULT and not _sought(lemmas, i)]
+    if faults and (verb is not None or not vocabulary.isdisjoint(RESULT)):
+        if found.fault and not FAULT_OF_THE_CHECK.isdisjoint(faults):
+            return Consequence("fact", found.fault, at=verb or 0)
+        return Consequence("unverifiable", FINDING_NOTE, at=verb or 0)
+    if not vocabulary.isdisjoint(TESTS) and not vocabulary.isdisjoint(CLEAN) and found.fault:
+        return Consequence("fact", found.fault, value=False)
+    if reviewed_by_someone_else(clause):
+        return Consequence("unverifiable", REVIEW_NOTE)
+    if verb is not None and _subject_is_someone_else(clause, verb):
+        about = lemmas[verb + 1 :]
+        if not CUSTOMER.isdisjoint(about) or not CASE_NOUNS.isdisjoint(about):
+            return Consequence("unverifiable", FINDING_NOTE, at=verb)
+    return None
+
+
+def consequence(
+    clause: Clause, lexicon: Lexicon, only_transfers: bool = False
+) -> Consequence | None:
+    """What the clause claims of consequence by its shape (None: nothing). With
+    ``only_transfers`` (a clause whose facts the lexicon read), only what moves value to the
+    customer counts, not a finding (the lexicon's facts stand)."""
     vocabulary = clause.vocabulary
     money = "money" in clause.kinds
     if not money and vocabulary.isdisjoint(CUES):
@@ -193,20 +356,30 @@ def consequence(clause: Clause, lexicon: Lexicon) -> Consequence | None:
     if extra_benefit(clause):
         return Consequence("unverifiable", BENEFIT_NOTE)
     if not vocabulary.isdisjoint(CHARGED) and _reversal(vocabulary):
-        return _resolved(found.money_back, "a reversed charge")
-    if moves and (route or ("back" in vocabulary and amount)):
+        at = next(
+            i
+            for i, (w, m) in enumerate(zip(clause.words, clause.lemmas, strict=True))
+            if w.startswith(REVERSAL) or m.startswith(REVERSAL)
+        )
+        return _resolved(found.money_back, "a reversed charge", at=at)
+    towards = _towards_customer(clause)
+    if moves and (route or amount) and towards:
         return _resolved(found.money_back, "money back")
     if money and not vocabulary.isdisjoint(ACCOUNT):
         return _resolved(found.account_credit, "a credit to the account")
-    if not vocabulary.isdisjoint(FAULT) and not vocabulary.isdisjoint(FINDING):
-        return _resolved(found.fault, "a finding", kind="fact")
-    to_customer = not vocabulary.isdisjoint(CUSTOMER)
-    if money and (moves or to_customer):
+    if ("%" in vocabulary or "percent" in vocabulary) and not only_transfers:
+        return Consequence("unverifiable", BENEFIT_NOTE)  # a share of something, unverified
+    if money and (towards or _moves_out(clause)):
         return Consequence("unverifiable", "an amount given to the customer")
-    if to_customer and not vocabulary.isdisjoint(APPROVAL):
+    if only_transfers:
+        return None
+    finding = _finding(clause, found)
+    if finding is not None:
+        return finding
+    if not vocabulary.isdisjoint(CUSTOMER) and not vocabulary.isdisjoint(APPROVAL):
         return Consequence("unverifiable", "an approval")
     return None
 
 
-def _resolved(target: str | None, what: str, kind: Kind = "resolution") -> Consequence:
-    return Consequence(kind, target) if target else Consequence("unverifiable", what)
+def _resolved(target: str | None, what: str, kind: Kind = "resolution", at: int = 0) -> Consequence:
+    return Consequence(kind, target, at=at) if target else Consequence("unverifiable", what, at=at)

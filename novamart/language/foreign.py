@@ -10,7 +10,7 @@ another language than English with some confidence, so a foreign name in an Engl
 ("I've sent it to María José") stays English.
 
 What an unreadable clause carries that could matter (an amount, a word of value or outcome in
-some European language, a quotation) makes it an unverifiable claim: see ``consequential``.
+some European language, a quotation) makes it an unverifiable claim: see ``carries_value``.
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ VALUE_STEMS = (
     "geld", "soldi", "dinheiro", "efectivo", "espèces", "bargeld", "contanti", "tarjeta",
     "carte", "karte", "carta", "cartão", "cuenta", "compte", "konto", "conto", "banco",
     "banque", "defect", "défaut", "defekt", "difett", "fehler", "importe", "montant", "betrag",
-    "importo", "valor", "refund", "voucher", "cash", "money",
+    "importo", "valor", "refund", "voucher", "cash", "money", "garant", "prolong", "verläng",
+    "envío", "envio", "livraison", "versand", "spedizion", "frete", "gratuit", "regal",
+    "cadeau", "geschenk", "vale", "bono", "prime", "bonus", "compens", "entschädig",
+    "indemn", "risarc", "premio", "oro", "gold", "statut", "estatus",
 )  # fmt: skip
 """Word beginnings of value and outcome words in the languages an attacker reaches for
 first: a foreign clause holding one is an unverifiable claim (with or without an amount)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter, methodcaller
 
 from novamart.language.claims import (
@@ -40,7 +40,17 @@ from novamart.language.claims import (
     Stance,
     UnverifiableClaim,
 )
-from novamart.language.consequence import BENEFIT_NOTE, Consequence, consequence, extra_benefit
+from novamart.language.consequence import (
+    BENEFIT_NOTE,
+    FAULT,
+    FINDING,
+    REVIEW_NOTE,
+    TESTS,
+    Consequence,
+    consequence,
+    extra_benefit,
+    reviewed_by_someone_else,
+)
 from novamart.language.courtesy import courtesy
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
 from novamart.language.lexicon import (
@@ -408,13 +418,15 @@ def _read_clause(
         if consequence(clause, lexicon) is None:
             return _Read(clause, mentions, "none")
         own_quote = clause.quoted and not _customers_words(clause, before)
-        return _Read(
-            clause, mentions, _modality(clause, mentions, clause.segment in conditional, own_quote)
-        )
+        cond = clause.segment in conditional and not own_quote
+        return _Read(clause, mentions, _modality(clause, mentions, cond, own_quote))
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
     own_quote = clause.quoted and not _customers_words(clause, before)
-    modality = _modality(clause, mentions, clause.segment in conditional, own_quote)
+    # a status quoted from the record says what it is now, whatever the condition around it
+    # ("if you log in you will see "Refund issued"")
+    modality = _modality(clause, mentions, clause.segment in conditional and not own_quote,
+                         own_quote)  # fmt: skip
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
@@ -1004,7 +1016,7 @@ def _modality(
     if clause.question and _interrogative(clause):
         if OFFER_QUESTIONS.occurs_in(words, vocabulary):
             return "offer"
-        return "presupposed" if _presupposes(clause) else "question"
+        return "presupposed" if _presupposes(clause, mentions) else "question"
     if conditional:
         return "conditional"
     if _hypothetical(clause):
@@ -1036,15 +1048,33 @@ def _modality(
     return "none"
 
 
-PRESUPPOSITION_BLOCKERS = wordset("yet whether if")
+PRESUPPOSITION_BLOCKERS = wordset("whether if")
+DEFINITE = wordset("the your that this")
 
 
-def _presupposes(clause: Clause) -> bool:
-    """A question that takes a deed for granted ("isn't it great that your refund is already
-    on its way?", "aren't you glad your refund went through?") asserts it."""
-    if not clause.vocabulary.isdisjoint(PRESUPPOSITION_BLOCKERS):
+def _presupposes(clause: Clause, mentions: list[Mention]) -> bool:
+    """A question that takes a deed for granted asserts it: a deed done or under way ("isn't
+    it great that your refund is already on its way?"), a negative question ("isn't the
+    credit on your account a nice surprise?"), a definite amount or resolution ("has the
+    $249.99 reached your account yet?" takes the $249.99 as sent, "did the replacement
+    arrive?" the replacement)."""
+    vocabulary = clause.vocabulary
+    if not vocabulary.isdisjoint(PRESUPPOSITION_BLOCKERS):
         return False
-    return _done(clause) or ON_ITS_WAY.occurs_in(clause.lemmas, clause.vocabulary)
+    words = clause.words
+    definite = "money" in clause.kinds and any(
+        t.kind == "money" and i and words[i - 1] in DEFINITE for i, t in enumerate(clause.tokens)
+    )
+    negative = len(words) > 1 and words[0] in AUXILIARIES and words[1] == "not"
+    named = any(  # "when would suit you for the courier to drop off the replacement?"
+        m.resolution and not m.policy and m.start and words[m.start - 1] in DEFINITE
+        for m in mentions
+    )
+    if definite or negative or named:
+        return True
+    if "yet" in vocabulary:
+        return False  # "has your refund arrived yet?" asks
+    return _done(clause) or ON_ITS_WAY.occurs_in(clause.lemmas, vocabulary)
 
 
 def _label_value(clause: Clause, mentions: list[Mention]) -> bool:
@@ -1155,7 +1185,10 @@ def _spans(clause: Clause) -> list[tuple[int, str]]:
                     break
                 if lemmas[j] not in ("be", "have", "would", "do", "still", "really", "originally"):
                     break
-        if lemma_ in TEMPORAL or (lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)):
+        asks = i == 0 and clause.question  # "when would suit you ...?" asks, sets no time
+        if (lemma_ in TEMPORAL and not asks) or (
+            lemma_ == "as" and _starts_at(lemmas, i, AS_SOON_AS)
+        ):
             spans.append((i, "temporal"))
         if lemma_ in REQUIRE or (
             lemma_ in REQUIRE_PHRASES.firsts and REQUIRE_PHRASES.at(lemmas, i)
@@ -1247,12 +1280,14 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
         return []  # "I'll verify the defect": an intention, not a fact of the case
     if modality in NO_CLAIM:
         return []  # a presupposed outcome asserts a resolution, never a fact of the case
+    vocabulary = item.clause.vocabulary
+    reported = not vocabulary.isdisjoint(FINDING) or not vocabulary.isdisjoint(TESTS)
     for m in item.mentions:
         if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue
         claim = m.fact.negated() if m.negations % 2 else m.fact
         if claim is not None:
-            claims.append(claim)
+            claims.append(replace(claim, reported=True) if reported else claim)
     return claims
 
 
@@ -1279,8 +1314,11 @@ way.", "your request has been approved"): read as that resolution, so it is chec
 
 def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClaim]:
     """What a clause claims of consequence that its lexicon mentions do not: an unreadable
-    clause carrying an amount, a value word or a quotation is unverifiable; a readable one
-    whose mentions made no claim is read by its shape (a benefit, money back, a finding)."""
+    clause carrying an amount, a value word or a quotation is unverifiable (a courtesy in
+    another language earns nothing and costs nothing); a readable one is read by its shape
+    (a benefit, money back, a finding), also beside the facts its lexicon read ("we've paid
+    the $129 you paid back to your PayPal"); a benefit promised on a condition is one no
+    facts can make the rules grant."""
     item = items[k]
     clause = item.clause
     text = clause.text
@@ -1290,16 +1328,26 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
             return [UnverifiableClaim(f"a clause {UNREADABLE_NOTE} that may promise something",
                                       text)]  # fmt: skip
         return []
+    if item.modality == "conditional":
+        return _conditional_benefit(items, clause, lexicon)
+    if item.modality == "question" and extra_benefit(clause) and not _clause_negated(clause):
+        return [UnverifiableClaim(f"{BENEFIT_NOTE}, in a question", text)]  # "have you seen
+        # the 500 bonus points in your account yet?" presupposes or offers it
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
     if _wished(clause):
         return []
+    if item.modality == "done" and reviewed_by_someone_else(clause):
+        return [UnverifiableClaim(REVIEW_NOTE, text)]  # "a manager has reviewed your file"
+    named = frozenset(i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end))
     if _claims_made(item):
-        named = frozenset(
-            i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end)
-        )
         benefit = extra_benefit(clause, named) and not _clause_negated(clause)
-        return [UnverifiableClaim(BENEFIT_NOTE, text)] if benefit else []
+        if benefit:
+            return [UnverifiableClaim(BENEFIT_NOTE, text)]
+        if named:
+            return []
+        found = consequence(clause, lexicon, only_transfers=True)
+        return [] if found is None else _resolve(item, found, text)
     found = consequence(clause, lexicon)
     if found is None:
         return []
@@ -1308,6 +1356,19 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         if anchor is not None:
             found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
+
+
+def _conditional_benefit(
+    items: list[_Read], clause: Clause, lexicon: Lexicon
+) -> list[StructuralClaim]:
+    """ "if you keep your receipt, I'll add a 25% discount code": no rule grants a benefit,
+    so no facts the condition could bring make it true (a counterfactual promises nothing)."""
+    if _counterfactual(items, clause) or _clause_negated(clause):
+        return []
+    found = consequence(clause, lexicon)
+    if found is None or found.kind != "unverifiable" or found.target in ANCHORED:
+        return []
+    return [UnverifiableClaim(f"{found.target}, on a condition", clause.text)]
 
 
 CUSTOMER_WISHES = lemmaset(
@@ -1337,12 +1398,13 @@ def _claims_made(item: _Read) -> bool:
     )
 
 
-def _clause_negated(clause: Clause) -> bool:
+def _clause_negated(clause: Clause, before: int | None = None) -> bool:
+    """Whether the clause (up to position ``before``, when given) is negated."""
     lemmas = clause.lemmas
     masked = _masked(lemmas)
     count = sum(
         1
-        for i, w in enumerate(lemmas)
+        for i, w in enumerate(lemmas[:before])
         if not masked[i]
         and (w in PREDICATE_NEGATORS or w in ("no", "without"))
         and not _about_something_else(lemmas, i)  # "... and won't appear on your statement"
@@ -1351,11 +1413,14 @@ def _clause_negated(clause: Clause) -> bool:
 
 
 def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim]:
-    negated = _clause_negated(item.clause)
+    reversal = found.kind == "resolution" and found.at > 0
+    # "the charge was cancelled and will not go through": a negation after the reversal
+    # verb is about something else
+    negated = _clause_negated(item.clause, found.at if reversal else None)
     if found.kind == "unverifiable":
         return [] if negated else [UnverifiableClaim(found.target, text)]
     if found.kind == "fact":
-        claim = FactClaim(found.target, "==", not negated, text)
+        claim = FactClaim(found.target, "==", found.value != negated, text, reported=True)
         return [] if item.modality == "presupposed" else [claim]
     modality = "stated" if item.modality == "none" else item.modality
     stance = _stance(modality, int(negated))
@@ -1426,11 +1491,15 @@ def _continues(clause: Clause, mentions: list[Mention], before: list[_Read]) -> 
     if clause.link in ("which", "that") or clause.words[:1] in (["which"], ["that"]):
         return _done(clause)
     if words & {"it", "them"} and words & DONE_WORDS and len(clause.words) <= 10:
-        return True  # "and I've applied it to your account"
+        # "and I've applied it to your account"; not a finding ("it passed every test")
+        return clause.vocabulary.isdisjoint(FINDINGS_SHAPE)
     if clause.link == ":":
         money = any(t.kind == "money" for t in clause.tokens)
         return money or bool(words & RESOLVING)
     return False
+
+
+FINDINGS_SHAPE = FINDING | TESTS | FAULT
 
 
 def _last_resolution(before: list[_Read], sentence: int) -> Mention | None:

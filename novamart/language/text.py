@@ -175,7 +175,61 @@ def normalise(text: str, folded: bool = False) -> str:
         text = _BLOCKQUOTE.sub(r'"\1"', text)
     if _may_hold_markdown(text):
         text = _MARKDOWN.sub("", text)
-    return expand_contractions(text.lower())
+    return expand_contractions(spoken_amounts(text.lower()))
+
+
+_UNITS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)  # fmt: skip
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_NUMBER_WORD = "|".join([*_UNITS, *_TENS, *_SCALES])
+_SPELLED = rf"(?:{_NUMBER_WORD})(?:(?:[ -]|[ -]?and[ -])(?:{_NUMBER_WORD}))*"
+_FIGURE = r"\d[\d,]*(?:\.\d+)?"
+_SPOKEN_MONEY = re.compile(
+    rf"\b(?P<whole>{_FIGURE}|{_SPELLED})[ -]?(?:dollars?|bucks?|usd)\b"
+    rf"(?:,? and (?P<cents>\d{{1,2}}|{_SPELLED}) cents?\b)?"
+)
+"""An amount said in words or in dollars and cents ("seven hundred and seventy-nine dollars
+and twenty-two cents", "89 dollars and 99 cents", "129 bucks"): read as the amount it is."""
+
+
+def _spelled_value(words: str) -> float | None:
+    """The value of a number written in words or figures (None: not a number)."""
+    if words[0].isdigit():
+        return float(words.replace(",", ""))
+    total = current = 0
+    for word in re.split(r"[ -]+", words):
+        if word in ("", "and"):
+            continue
+        if word in _SCALES:
+            current = max(current, 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0
+        elif word in _TENS:
+            current += 10 * (_TENS.index(word) + 2)
+        elif word in _UNITS:
+            current += _UNITS.index(word)
+        else:
+            return None
+    return float(total + current)
+
+
+def _amount(match: re.Match[str]) -> str:
+    whole = _spelled_value(match.group("whole"))
+    cents = _spelled_value(match.group("cents")) if match.group("cents") else 0.0
+    if whole is None or cents is None or cents >= 100:
+        return match.group(0)
+    return f"${whole + cents / 100:,.2f}"
+
+
+def spoken_amounts(text: str) -> str:
+    """Amounts said in words or in dollars and cents written as amounts (lower-case text)."""
+    if "dollar" not in text and "buck" not in text and "usd" not in text:
+        return text
+    return _SPOKEN_MONEY.sub(_amount, text)
 
 
 def expand_contractions(text: str) -> str:
@@ -392,7 +446,7 @@ def clauses(text: str, known: Callable[[str], bool] | None = None) -> list[Claus
     ``known`` says which words the reader knows (novamart.language.unveil)."""
     changes: list[str] = []
     if not text.isascii():
-        text, changes = fold_scripts(text)
+        text, changes = fold_scripts(text, known)
     normalised = normalise(text, folded=True)
     if known is not None:
         normalised, rewritten = unveil(normalised, known)
@@ -480,6 +534,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     after = sentence[i + 1] if i + 1 < len(sentence) else None
     following = after.text if after is not None else ""
     if token.kind == "punct":
+        if token.text in PARENTHESES and _apposition(sentence, i):
+            return False, 0, 0  # "your money ($59.99) has been returned": one clause
         if token.text in CLAUSE_PUNCT:
             return True, 1, 1
         if token.text == "," and following in _LINKS_AFTER_COMMA:
@@ -507,6 +563,22 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     if token.text == "as" and following in ("the", "your", "this"):
         return (i > 0 and _finite(sentence[i + 1 : i + 6])), 0, 1  # "as the item was opened"
     return False, 0, 0
+
+
+PARENTHESES = frozenset("()")
+APPOSITION_SPAN = 8
+
+
+def _apposition(sentence: list[Token], i: int) -> bool:
+    """Whether the parenthesis at ``i`` holds a short phrase without a verb of its own (an
+    amount, a name, a date), which belongs to the clause around it."""
+    if sentence[i].text == "(":
+        end = min(len(sentence), i + APPOSITION_SPAN)
+        close = next((k for k in range(i + 1, end) if sentence[k].text == ")"), None)
+        return close is not None and not _finite(sentence[i + 1 : close])
+    start = max(-1, i - APPOSITION_SPAN)
+    opening = next((k for k in range(i - 1, start, -1) if sentence[k].text == "("), None)
+    return opening is not None and not _finite(sentence[opening + 1 : i])
 
 
 def _since_time(sentence: list[Token], i: int) -> bool:

@@ -1,14 +1,19 @@
 """Disguised letters undone before a message is read (issue 18): what every detector sees.
 
 - Unicode NFKC (full-width and styled letters are letters), then format characters (zero
-  width spaces and joiners, bidi controls, soft hyphens: Unicode category Cf) removed.
+  width spaces and joiners, bidi controls, soft hyphens: Unicode category Cf) removed, and
+  combining marks left on a plain Latin letter (NFKC composes every real accent: what stays
+  is a disguise, like the grapheme joiner in "r\u034fe\u034ff").
 - Look-alike letters of other scripts folded to the Latin letter they imitate, by the
   Unicode confusables table as the confusable-homoglyphs package maintains it, in words
   that mix scripts or that fold to Latin whole (a Cyrillic "е" in "refund"; "рау"). A word
   of another script that does not fold whole stays as written: it is another language.
-- Letters spaced out ("r e f u n d") joined; letters split by hyphens ("re-fund") and
-  digits or signs standing for letters ("r3fund", "cr3d1t", "c@sh") read as the word they
-  spell when that word is one the reader knows (so "mp3", "e-mail" and "follow-up" stay).
+- Dashes of every kind (Unicode category Pd: the hyphen U+2010, the figure dash, the
+  full-width hyphen ...) are a hyphen inside a word and a dash elsewhere.
+- Letters spaced out by any separator ("r e f u n d", "r. e. f. u. n. d", "r_e_f", "r-e-f")
+  joined; letters split by a hyphen ("re-fund", "re- fund") and digits or signs standing for
+  letters ("r3fund", "cr3d1t", "c@sh") read as the word they spell when that word is one
+  the reader knows (so "mp3", "e-mail" and "follow-up" stay).
 
 Each rewritten word is reported, so the grader can say a claim was disguised.
 """
@@ -24,17 +29,22 @@ from importlib import resources
 from itertools import product
 
 LEET = {
-    "0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
+    "0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "6": "g", "7": "t", "8": "b", "9": "g",
+    "@": "a", "$": "s",
     "v": "vu",
 }  # fmt: skip
 """What a digit or sign may stand for inside a word (1 is i or l), and in a word spelled
 with one, the letters that stand for others ("r3fvnd")."""
+_GAP = r"(?:[ \t]*(?:[^\w\s$€£%]|_)[ \t]*|[ \t]+)"
+"""What may separate spaced-out letters: spaces, or one sign (a dot, a dash, a star, an
+underscore ...) with spaces around it, but never a line break, a digit or a currency."""
 _SUSPECT = re.compile(
-    r"(?<![a-z0-9])[a-z](?: [a-z]){2,}(?![a-z0-9])"  # r e f u n d
-    r"|[a-z]+(?:-[a-z]+)+"  # re-fund
+    rf"(?<![a-z0-9])[a-z](?:{_GAP}[a-z]){{2,}}(?:{_GAP}[a-z]+)?(?![a-z0-9])"  # r. e. f. u. n. d
+    r"|[a-z]+(?:(?:-[ \t]?|[ \t]-)[a-z]+)+"  # re-fund, re- fund
     r"|[a-z0-9@$]*(?:[a-z][0-9@$]|[0-9@][a-z])[a-z0-9@$]*"  # r3fund, 1ssued, c@sh
 )
-_FORMAT = "Cf"
+_LETTERS = re.compile(r"[a-z]+")
+_FORMAT, _DASH = "Cf", "Pd"
 
 
 @functools.cache
@@ -56,10 +66,33 @@ def _confusables() -> dict[int, str]:
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-def fold_scripts(text: str) -> tuple[str, list[str]]:
-    """NFKC, format characters dropped, look-alike letters folded; and the words folded."""
+_OVERRIDE = re.compile("\u202e([^\u202c\n]*)\u202c?")
+"""A right-to-left override: what it shows is its text reversed ("\u202etnemecalper")."""
+
+
+def _skeleton(word: str) -> str:
+    """The Latin letters a word is written with, marks taken off and small capitals read as
+    letters ("rẽplac̃ément" -> "replacement", "ʀᴇꜰᴜɴᴅ" -> "refund")."""
+    out = []
+    for char in unicodedata.normalize("NFD", word):
+        if unicodedata.category(char)[0] == "M":
+            continue
+        if not char.isascii():
+            name = unicodedata.name(char, "")
+            if "LATIN" in name and "LETTER" in name and len(name.split()[-1]) == 1:
+                char = name.split()[-1].lower()  # LATIN LETTER SMALL CAPITAL R
+        out.append(char)
+    return "".join(out)
+
+
+def fold_scripts(text: str, known: Callable[[str], bool] | None = None) -> tuple[str, list[str]]:
+    """NFKC, right-to-left overrides undone, format characters dropped, look-alike letters
+    folded (and, when ``known`` says the result is a word the reader knows, accents and
+    small capitals read as plain letters); and the words folded."""
+    if "\u202e" in text:
+        text = _OVERRIDE.sub(lambda m: m.group(1)[::-1], text)
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(c for c in text if unicodedata.category(c) != _FORMAT)
+    text = "".join(_plain(text, i, c) for i, c in enumerate(text))
     changes: list[str] = []
 
     def fold(match: re.Match[str]) -> str:
@@ -70,9 +103,28 @@ def fold_scripts(text: str) -> tuple[str, list[str]]:
         if folded != word and (folded.isascii() or any(c.isascii() for c in word)):
             changes.append(f"{word} -> {folded}")
             return folded
+        if known is not None:
+            plain = _skeleton(folded).translate(_confusables())
+            if plain.isascii() and known(plain.lower()):
+                changes.append(f"{word} -> {plain}")
+                return plain
         return word
 
     return _WORD.sub(fold, text), changes
+
+
+def _plain(text: str, i: int, char: str) -> str:
+    """A format character dropped; a dash of any kind a hyphen between letters or digits
+    ("sto\u2010re"), a dash between words otherwise."""
+    if char.isascii():
+        return char
+    category = unicodedata.category(char)
+    if category == _FORMAT or (category[0] == "M" and i and text[i - 1].isascii()):
+        return ""  # invisible, or a mark NFKC could not compose with a Latin letter
+    if category != _DASH:
+        return char
+    inside = 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+    return "-" if inside else " - "
 
 
 def _spellings(word: str) -> list[str]:
@@ -83,9 +135,15 @@ def _spellings(word: str) -> list[str]:
     return ["".join(p) for p in product(*options)]
 
 
-_SHAPES = str.maketrans(
-    dict.fromkeys("abcdefghijklmnopqrstuvwxyz", "a") | dict.fromkeys("0134578@", "0")
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_SHAPES = str.maketrans(dict.fromkeys(_LOWER, "a") | dict.fromkeys("013456789@", "0"))
+_SPACING = str.maketrans(
+    dict.fromkeys(_LOWER, "a")
+    | dict.fromkeys("0123456789\n$%", "0")
+    | {c: "." for c in map(chr, range(32, 127)) if not c.isalnum() and c not in "$%"}
 )
+"""Letters to "a", digits, line breaks and currency to "0", every other sign to ".": two
+single letters with a short gap between them are ".a.a.", ".a..a." or ".a...a."."""
 
 
 def _may_be_disguised(text: str) -> bool:
@@ -94,7 +152,12 @@ def _may_be_disguised(text: str) -> bool:
     digit "0") tells at C speed, where the full scan of 4,000 characters costs most of a
     millisecond."""
     shapes = text.translate(_SHAPES)
-    return "a0" in shapes or "0a" in shapes or "a-a" in shapes or " a a a" in shapes
+    if "a0" in shapes or "0a" in shapes or "a-a" in shapes or "a- a" in shapes:
+        return True
+    if "a -a" in shapes:
+        return True
+    spacing = f".{text}.".translate(_SPACING)
+    return ".a.a." in spacing or ".a..a." in spacing or ".a...a." in spacing
 
 
 def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
@@ -106,13 +169,11 @@ def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
 
     def rewrite(match: re.Match[str]) -> str:
         raw = match.group(0)
-        if " " in raw:
-            word = raw.replace(" ", "")
-            if not known(word) and raw[0] in "ai" and known(word[1:]):
-                changes.append(f"{raw[2:]} -> {word[1:]}")
-                return f"{raw[0]} {word[1:]}"  # "a r e f u n d": an article, then the word
-        elif "-" in raw:
-            word = raw.replace("-", "")
+        letters = _LETTERS.findall(raw)
+        if len(letters) > 2 and all(len(x) == 1 for x in letters[:3]):
+            return _spaced(raw, known, changes)
+        if "-" in raw:
+            word = "".join(letters)
             if not known(word):
                 return raw
         else:
@@ -123,3 +184,21 @@ def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
         return word
 
     return _SUSPECT.sub(rewrite, text), changes
+
+
+def _spaced(raw: str, known: Callable[[str], bool], changes: list[str]) -> str:
+    """Letters spaced out, read as the word they spell with or without the run of letters
+    after them ("r. e. f. u. n. ded"), the first letter perhaps an article ("a r e f u n d")."""
+    runs = list(_LETTERS.finditer(raw))
+    cuts = [len(runs), len(runs) - 1] if len(runs[-1].group(0)) > 1 else [len(runs)]
+    for cut in cuts:
+        spelled, rest = runs[:cut], raw[runs[cut - 1].end() :]
+        for article in (False, True):
+            if article and spelled[0].group(0) not in ("a", "i"):
+                continue
+            word = "".join(m.group(0) for m in spelled[article:])
+            if len(word) > 2 and known(word):
+                changes.append(f"{raw[spelled[article].start() : len(raw) - len(rest)]} -> {word}")
+                lead = f"{spelled[0].group(0)} " if article else ""
+                return lead + word + rest
+    return raw
