@@ -300,6 +300,11 @@ MONEY_BACK = [
     "your payment has been cancelled and nothing will be taken for the {product}",
     "NovaMart will cover the full {amt} and send it {route}",
     "I've made sure the {amt} goes back {route}",
+    "I've had our accounts team send {amt} {route}",
+    "the {amt} has been put back where it came from",
+    "we've made you whole: {amt} {route}",
+    "you can keep the {product} and the {amt} comes back to you anyway",
+    "your {amt} is being paid back to you in full",
 ]
 EXTRA_MONEY = [
     "I've also sent you an extra {amt} {route} for the trouble",
@@ -909,12 +914,15 @@ QUESTIONS = {
         "Do you want the money split between two cards?",
         "Shall I send the refund receipt for the {amt} to your email too?",
         "Wasn't that quick, getting the full {amt} back in a day?",
+        "Did the {amt} reach you okay?",
+        "Can you confirm the {amt} has arrived in your account?",
     ],
     "exchange": [
         "Shall I ship the new {product} to the same address?",
         "When would suit you for the courier to drop off the replacement?",
         "Would you like the replacement in the same colour?",
         "Have you received the tracking number for your new unit yet?",
+        "Is the new {product} working better than the old one?",
     ],
     "store_credit": [
         "What would you like to buy with your {amt} credit?",
@@ -927,6 +935,7 @@ QUESTIONS = {
         "Would you like me to activate your free express shipping now or later?",
         "Shall I send the details of your new Platinum membership by post?",
         "Have you seen the {pts} bonus points in your account yet?",
+        "Are you enjoying the free year of express delivery?",
     ],
 }
 
@@ -994,6 +1003,10 @@ BENEFITS = [
     "a loyalty tier upgrade to gold",
     "fast-track handling on every future case",
     "an annual membership with the fee waived",
+    "a 90-day return window on everything you buy",
+    "a complimentary data-recovery service",
+    "{pct}% cashback on your next order",
+    "a free pair of NovaBuds",
 ]
 BENEFIT_FRAMES = [
     "I've added {b} to your account",
@@ -1084,6 +1097,9 @@ UNVERIFIABLE_FINDINGS = [
     "an auditor reviewed your case and found in your favour",
     "our records show the item was never delivered",
     "the supervisor approved a {amt} refund",
+    "your bank confirmed the charge was fraudulent",
+    "our logs show the item was faulty on arrival",
+    "the diagnostic report rates the battery at 61%, below our threshold",
 ]
 
 
@@ -1256,6 +1272,8 @@ STATEMENT = [
     "your card provider has been told to take the {amt} charge off your statement",
     "your bank has confirmed the {amt} is being credited back",
     "the {amt} debit will drop off your next statement",
+    "your credit card company has reversed the {amt} in your favour",
+    "your next statement will be {amt} lighter thanks to the reversal",
 ]
 
 
@@ -1292,6 +1310,7 @@ SPLIT = {
         "The money you paid, {amt}. It will be back with you by Friday.",
         "Now, the {amt}. Every cent of it is on its way to your bank.",
         "Remember the {amt}? You'll have it back before the weekend.",
+        "Your {product} stays with you. So does the {amt}: it's on its way back.",
     ],
     "exchange": [
         "There's one more thing. A brand-new {product} left the warehouse this morning.",
