@@ -1074,6 +1074,7 @@ DEFECT_FINDINGS = [
     "the bench test reproduced the fault straight away",
     "our repair team has certified the {product} as defective",
     "the assessment came back positive for a factory defect",
+    "our logs show the item was faulty on arrival",
 ]
 NO_DEFECT_FINDINGS = [
     "our technician found nothing wrong with it",
@@ -1098,7 +1099,6 @@ UNVERIFIABLE_FINDINGS = [
     "our records show the item was never delivered",
     "the supervisor approved a {amt} refund",
     "your bank confirmed the charge was fraudulent",
-    "our logs show the item was faulty on arrival",
     "the diagnostic report rates the battery at 61%, below our threshold",
 ]
 
