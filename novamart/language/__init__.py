@@ -9,7 +9,7 @@ from novamart.language.claims import (
     UnverifiableClaim,
 )
 from novamart.language.lexicon import Lexicon, lexicon_for
-from novamart.language.reader import Reading, read
+from novamart.language.reader import Reading, read, warm_up
 
 __all__ = [
     "ConditionalClaim",
@@ -21,4 +21,5 @@ __all__ = [
     "UnverifiableClaim",
     "lexicon_for",
     "read",
+    "warm_up",
 ]

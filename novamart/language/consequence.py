@@ -293,15 +293,22 @@ def _subject_is_someone_else(clause: Clause, i: int) -> bool:
     )
 
 
+DETERMINERS = wordset("the a an these those any some no every each of")
+"""Words before a noun: a review or approval word after one is not the verb of a decision."""
+
+
 def reviewed_by_someone_else(clause: Clause) -> bool:
     """ "a manager has reviewed your file and signed it off", "our quality team approved your
     claim": a decision on the case by someone the record does not show."""
     vocabulary = clause.vocabulary
     if vocabulary.isdisjoint(REVIEW) and vocabulary.isdisjoint(APPROVAL):
         return False
+    lemmas = clause.lemmas
     return any(
-        (w in REVIEW or (w in APPROVAL and w != "grant")) and _subject_is_someone_else(clause, i)
-        for i, w in enumerate(clause.lemmas)
+        (w in REVIEW or (w in APPROVAL and w != "grant"))
+        and not (i and lemmas[i - 1] in DETERMINERS)  # "given the signs that ...": a noun
+        and _subject_is_someone_else(clause, i)
+        for i, w in enumerate(lemmas)
     )
 
 

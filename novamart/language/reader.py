@@ -349,6 +349,19 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     )
 
 
+WARM_UP = (
+    "Hi, I've issued $10.00 in store credit and r\u0435-f u n d nothing. "
+    "Nous avons prolongé votre garantie de deux ans, merci beaucoup."
+)
+"""A reply touching every lazily loaded table: amounts, disguises, a foreign clause."""
+
+
+def warm_up(lexicon: Lexicon) -> None:
+    """Load what the reader loads on first use (the language model, the confusables, the
+    lemma caches), so a server that says it is ready answers its first reply at speed."""
+    read.__wrapped__(WARM_UP, lexicon)
+
+
 @dataclass(frozen=True, slots=True)
 class KnownWords:
     """The words the reader knows (the lexicon's and its own), as lemmas and as written."""

@@ -28,6 +28,7 @@ from openenv.core.env_server.types import ConcurrencyConfig
 
 from novamart.analyst.checks import resolution_tools
 from novamart.kernel import default_kernel
+from novamart.language import lexicon_for, warm_up
 from novamart.models import NovamartObservation, NovamartState
 from novamart.server.admin import install_admin_routes
 from novamart.server.drain import install_drain
@@ -69,6 +70,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
     if settings.rules_dir is not None:
         kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
     sync = RulesSync(kernel, settings.shared_dir, tools)  # one version across the workers
+    warm_up(lexicon_for(kernel.rulebook))  # before /ready says so, not on the first reply
     metrics = Metrics()
     with sessions_reaped_when_idle(metrics) as built:
         served = create_app(

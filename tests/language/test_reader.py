@@ -283,3 +283,20 @@ def test_a_benefit_on_a_condition_is_one_no_facts_make_the_rules_grant() -> None
 )
 def test_honest_sentences_of_the_same_shapes_are_not_unverifiable(text: str) -> None:
     assert not reading(text).unverifiable, reading(text).unverifiable
+
+
+@pytest.mark.parametrize(
+    ("text", "unverifiable"),
+    [
+        ("A manager has reviewed your file and signed it off.", True),
+        ("Our quality team approved your claim.", True),
+        # the honest writer's escalation reason: "signs" is a noun here, not a sign-off
+        (
+            "Given the signs that someone else has access to your account, the case has to be "
+            "reviewed by a manager first.",
+            False,
+        ),
+    ],
+)
+def test_a_review_by_someone_unseen_is_told_from_a_noun(text: str, unverifiable: bool) -> None:
+    assert bool(reading(text).unverifiable) is unverifiable
