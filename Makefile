@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-container lint format bench soak install train-smoke
+.PHONY: run test test-ray test-container lint format bench soak install train-smoke
 
 $(STAMP): pyproject.toml uv.lock scripts/install.sh
 	VENV=$(VENV) sh scripts/install.sh
@@ -35,11 +35,14 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-# The benchmarks, and the Ray tests (the optional extra novamart[ray]: its install and the
-# local-cluster tests take ~5 min on this machine, over CI's share; `make test` skips them).
-bench: $(STAMP)
+# The Ray tests: the optional extra novamart[ray] installed into the venv, then the actor pool
+# and the SkyRL/verl adapters in a local 2-CPU cluster (CI runs it after `make test`, which
+# skips them with the reason).
+test-ray: $(STAMP)
 	VENV=$(VENV) NOVAMART_INSTALL_FLAGS="--group dev --extra ray" sh scripts/install.sh
 	NOVAMART_RAY=1 $(VENV)/bin/pytest -q tests/scale
+
+bench: test-ray
 	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
 
 soak: $(STAMP)
