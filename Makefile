@@ -20,7 +20,7 @@ run: $(STAMP)
 # browser tests skip and the last line says so, with the command that installs one.
 test: $(STAMP)
 	$(PY) -m tests.browser.locate
-	$(VENV)/bin/pytest -q; status=$$?; $(PY) -m tests.browser.locate --summary; exit $$status
+	$(VENV)/bin/pytest -q -n 2 --dist loadfile; status=$$?; $(PY) -m tests.browser.locate --summary; exit $$status
 
 # The image from the Dockerfile, built with Docker or podman and served three ways (minutes;
 # not part of `make test`).
