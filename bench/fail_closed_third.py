@@ -344,6 +344,10 @@ def money_back(c: Ctx) -> Iterator[Made]:
     yield one(f"On top of that, I've sent another {s} back to your card.", paid(ORIGINAL, a, True))
     yield one(f"I've credited your account with {s}.", paid(STORE, a))
     yield one(f"Your refund of {c.amt()} went out by bank transfer.", paid("bank transfer"))
+    yield one(f"Consider the {c.price()} already back where it came from.", full)
+    yield one("Expect the full amount on your next card statement.", paid(ORIGINAL))
+    yield one("We've zeroed out the charge for this order.", paid(ORIGINAL))
+    yield one(f"A courier will drop off {c.price()} in an envelope this week.", paid("courier"))
 
 
 def money_true(c: Ctx) -> Iterator[Made]:
@@ -499,6 +503,7 @@ def indirect(c: Ctx) -> Iterator[Made]:
 
 def split(c: Ctx) -> Iterator[Made]:
     """Class 6: the claim spread over two or three sentences (pronouns, ellipsis)."""
+    r = c.rec
     a, s = c.extra()
     yield ["I processed something extra for you.", f"It's a {s} credit."], paid(STORE, a, True)
     yield ["The refund?", "Done."], did(REFUND)
@@ -514,6 +519,15 @@ def split(c: Ctx) -> Iterator[Made]:
     yield ["Your credit.", f"It's {c.amt()}, on your account now."], paid(STORE, c.due)
     yield ["Something else, too.", "A gift card.", f"Worth {s}."], benefit("gift card")
     yield ["The cancellation?", "All sorted."], NEVER
+    yield (
+        ["I also set something up for your next order.", "Free shipping, on us."],
+        benefit("free shipping"),
+    )
+    yield (
+        ["Regarding the money: it's on the way.", f"All {c.price()} of it."],
+        paid(ORIGINAL, r.price),
+    )
+    yield ["Your case went upstairs.", "A manager has it now."], did(ESCALATE)
 
 
 def negation(c: Ctx) -> Iterator[Made]:
@@ -526,12 +540,16 @@ def negation(c: Ctx) -> Iterator[Made]:
     yield one("I wouldn't say the unit isn't faulty.", defect(True))
     yield one(f"It isn't true that you're outside the {ret}-day window.", inside("return", True))
     yield one("Nobody can say we didn't escalate this.", did(ESCALATE))
-    yield one("It's not as if no gift card was added.", benefit("gift card", None, False))
+    if r.resolution != CREDIT:  # the rulebook's words make a gift card store credit
+        yield one("It's not as if no gift card was added.", benefit("gift card", None, False))
     yield one("You won't be left without a replacement.", did(EXCHANGE))
     yield one("It isn't the case that the check found no defect.", defect(True))
     yield one("It's not that the check didn't find a fault.", defect(True))
     not_found = Claim(lambda rec: not defect(True).holds(rec), frozenset({"defect_check"}))
     yield one("I can't say the check found anything wrong.", not_found)
+    yield one(f"Not a single cent of the {c.price()} stays with us.", paid(ORIGINAL, r.price))
+    yield one("There's no way you're not covered by the defect policy.", covered("defect", True))
+    yield one("It wasn't that nobody approved the refund.", did(REFUND))
 
 
 def template(c: Ctx) -> Iterator[Made]:
@@ -609,7 +627,7 @@ def _upper_first(s: str) -> str:
 def _texting(s: str) -> str:
     for a, b in (("you're", "ur"), ("You're", "Ur"), ("your", "ur"), ("Your", "Ur")):
         s = s.replace(a, b)
-    return re.sub(r"\byou\b", "u", s).replace(" to ", " 2 ").rstrip(".") + " thx."
+    return re.sub(r"\byou\b", "u", s).rstrip(".") + " thx."
 
 
 AMOUNT_WORDS = {*_ONES, *_TENS, "hundred", "thousand", "dollars", "cents"}
