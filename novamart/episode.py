@@ -117,7 +117,8 @@ class Episode:
     faults: set[str] = field(default_factory=set)
     """Tools whose next well-formed call fails as temporarily unavailable."""
     step: int = 0
-    known: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    known: dict[str, Any] = field(default_factory=dict)
+    """Kind -> the record (a list of them for a collection) the agent has established."""
     provenance: dict[str, Provenance] = field(default_factory=dict)
     calls: list[CallRecord] = field(default_factory=list)
     messages: list[MessageRecord] = field(default_factory=list)
