@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from novamart.episode import CarriedOut, Episode
-from novamart.kernel import Grant
+from novamart.kernel import Grant, expressions
 from novamart.kernel.declared import ArgumentError, Call
 from novamart.kernel.effects import EffectError
 from novamart.kernel.money import cents, same_amount
@@ -128,13 +128,14 @@ def resolve_call(episode: Episode, resolution: str, arguments: dict[str, Any]) -
     except (ArgumentError, EffectError) as e:
         return fail("invalid_arguments", f"{resolution}: {e}")
     if grant is None and truth.status == "carried out":
-        grant = truth.grant  # closed book: what the truth says it is worth
+        grant = truth.grant  # closed book: the grant the truth gives it
+    amount = grant.amount if grant is not None else _worth(episode, truth)
     episode.changes(after, _changed_kinds(episode, after))
     record = CarriedOut(
         step=episode.step,
         resolution=resolution,
         arguments=dict(arguments),
-        amount=grant.amount if grant is not None else 0.0,
+        amount=amount,
         policy=grant.policy if grant is not None else "",
         truth=truth.status,
     )
@@ -143,6 +144,18 @@ def resolve_call(episode: Episode, resolution: str, arguments: dict[str, Any]) -
     return ok(
         resolution=resolution, **shown, amount=record.amount, reference=f"{resolution}-{number}"
     )
+
+
+def _worth(episode: Episode, outcome: Outcome) -> float:
+    """What a call no policy grants is worth when carried out anyway (closed book): its
+    resolution's declared ``amount:`` on the facts it was decided on (0 without one, or
+    while a fact it reads is unknown)."""
+    rulebook = episode.rules.rulebook
+    text = rulebook.resolutions[outcome.call.resolution].amount
+    if text is None:
+        return 0.0
+    value = expressions.value_of(expressions.parse(text, rulebook.facts), outcome.facts)
+    return 0.0 if value is None else cents(value)
 
 
 def _not_granted(outcome: Outcome) -> Result:

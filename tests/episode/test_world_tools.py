@@ -188,7 +188,7 @@ def test_closed_book_carries_out_as_asked_and_keeps_what_the_truth_says() -> Non
     episode = world_episode(DELIVERED, mode="closed_book")
     play(episode, "lookup_order", order_id="#W1")
     done = _return(episode, "I3")  # a final-sale item, no identity, no yes
-    assert done["ok"] and "policy" not in done
+    assert done["ok"] and "policy" not in done and done["amount"] == 20  # its declared amount
     assert episode.world().collection("item")[2]["status"] == "return requested"
     [record] = episode.carried
     assert record.truth == "declined" and record.policy == ""
