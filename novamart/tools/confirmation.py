@@ -46,12 +46,17 @@ def lists_details(episode: Episode, message: str, spec: ResolutionSpec, name: st
     names = (name, name.split("_")[0], spec.tool, *spec.says)  # its verb will do: modify
     if not any(f" {' '.join(words(n.replace('_', ' ')))} " in text for n in names):
         return False
-    lowered = message.casefold()
     return all(
-        any(i.casefold() in lowered for i in _known_ids(episode, argument.of))
+        any(_names(message, i) for i in _known_ids(episode, argument.of))
         for argument in spec.arguments.values()
         if argument.of is not None
     )
+
+
+def _names(message: str, identifier: str) -> bool:
+    """Whether ``message`` holds ``identifier`` as a whole (I1 is not named by I11)."""
+    pattern = rf"(?<![A-Za-z0-9_]){re.escape(identifier)}(?![A-Za-z0-9_])"
+    return re.search(pattern, message, re.IGNORECASE) is not None
 
 
 def _known_ids(episode: Episode, kind: str | None) -> list[str]:

@@ -139,9 +139,11 @@ def test_a_return_played_end_to_end_needs_identity_and_a_yes_then_changes_the_wo
 
 
 def test_a_yes_counts_only_after_the_details_were_listed() -> None:
-    episode = _returning([YES, YES])
+    episode = _returning([YES, YES, YES])
     play(episode, "respond_to_customer", message="Shall I go ahead with the return?")  # no ids
     assert [e.event for e in episode.events] == ["identity_verified"]
+    play(episode, "respond_to_customer", message=LISTED.replace("I1", "I11").replace("#W1", "#W12"))
+    assert [e.event for e in episode.events] == ["identity_verified"]  # not this order's ids
     play(episode, "respond_to_customer", message=LISTED)
     assert [e.event for e in episode.events] == ["identity_verified", "confirmed"]
 
