@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from novamart.analyst.checks import check_rules
 from novamart.kernel import RulebookError
@@ -219,3 +221,43 @@ def test_the_shipped_tools_carry_out_the_resolution_the_catalogue_names_them_for
     play(episode, "lookup_order", order_id="#W1")
     play(episode, "escalate_to_manager", order_id="#W1", reason="a manager should look")
     assert episode.attempted == ["escalate"]
+
+
+WORLD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 10_000),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["#W1", "I1", "I3", "gift_card_1", "other", "ada@example.com", ""]),
+    st.text(max_size=20),
+    st.lists(st.sampled_from(["I1", "I2", "I3", "I1", "#W1", 7]), max_size=4),
+)
+WORLD_ARGS = st.sampled_from(
+    ["order_id", "item_ids", "payment_method_id", "reason", "explanation", "email", "message"]
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    calls=st.lists(
+        st.tuples(
+            st.sampled_from([*world_episode(DELIVERED).offered, "bogus"]),
+            st.dictionaries(WORLD_ARGS, WORLD_VALUES, max_size=4),
+        ),
+        max_size=10,
+    ),
+    mode=st.sampled_from(["guided", "closed_book"]),
+)
+def test_arbitrary_world_calls_are_answered_with_data(calls: list, mode: str) -> None:
+    """However wrong, a call to a generated tool is answered, never raised; the world only
+    changes by what was carried out, and stays a valid fact set."""
+    episode = world_episode(DELIVERED, ["Yes please go ahead."] * 10, mode=mode)
+    for tool, arguments in calls:
+        result = play(episode, tool, **arguments)
+        assert isinstance(result["ok"], bool)
+        if not result["ok"]:
+            assert result["error"]["code"] and result["error"]["message"]
+    world = episode.world()
+    assert world is world_rules().rulebook.facts.check(world)
+    if not episode.carried:
+        assert world.record("order")["status"] == "delivered"
