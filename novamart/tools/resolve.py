@@ -21,6 +21,7 @@ from novamart.episode import CarriedOut, Episode
 from novamart.kernel import Grant, expressions
 from novamart.kernel.declared import ArgumentError, Call
 from novamart.kernel.effects import EffectError
+from novamart.kernel.facts import Facts
 from novamart.kernel.money import cents, same_amount
 from novamart.kernel.requests import Outcome, carried_out, decide_call
 from novamart.tools.base import Result, fail, ok, wrong_order
@@ -159,8 +160,8 @@ def _worth(episode: Episode, outcome: Outcome) -> float:
 
 
 def _not_granted(outcome: Outcome) -> Result:
-    """The gate's refusal, with the kernel's reasons; a declined call says the policies
-    decline it (the agent tells the customer why, or carries out the decline)."""
+    """The gate's refusal, with the kernel's reasons; a declined call also names the
+    declining resolution the policies grant instead (the agent tells the customer why)."""
     resolution = outcome.call.resolution
     if outcome.status == "declined":
         assert outcome.grant is not None
@@ -174,7 +175,7 @@ def _not_granted(outcome: Outcome) -> Result:
     return _refusal(resolution, outcome.reasons, outcome.missing_tools)
 
 
-def _changed_kinds(episode: Episode, after: Any) -> set[str]:
+def _changed_kinds(episode: Episode, after: Facts) -> set[str]:
     """The kinds whose facts differ between the world now and ``after``."""
     before = episode.world()
     return {
