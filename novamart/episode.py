@@ -77,6 +77,17 @@ class CarriedOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Asked:
+    """A call of a generated write tool, with the status the gate gave it (guided: on what
+    the agent knew; closed book: on the world): what a declining resolution declines."""
+
+    step: int
+    resolution: str
+    arguments: Mapping[str, Any]
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
 class EventRecord:
     """A conversation event that arrived: which, at which step, from what (a tool's name, or
     ``customer`` for a reply)."""
@@ -131,6 +142,7 @@ class Episode:
     changed: set[str] = field(default_factory=set)
     """The kinds an effect or an event changed (read from ``state``, not the scenario)."""
     carried: list[CarriedOut] = field(default_factory=list)
+    asked: list[Asked] = field(default_factory=list)
     events: list[EventRecord] = field(default_factory=list)
     customer: CustomerMood = field(default_factory=CustomerMood)
     simulator: CustomerSimulator | None = None

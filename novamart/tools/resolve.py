@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from novamart.episode import CarriedOut, Episode
+from novamart.episode import Asked, CarriedOut, Episode
 from novamart.kernel import Grant, expressions
 from novamart.kernel.declared import ArgumentError, Call
 from novamart.kernel.effects import EffectError
@@ -114,20 +114,25 @@ def resolve_call(episode: Episode, resolution: str, arguments: dict[str, Any]) -
     the kernel's reasons (a missing event named) unless granted; closed book, carried out as
     asked on the world. Carried out, its effects change the world and the agent's view."""
     episode.attempted.append(resolution)
+    rules = episode.rules
+    if rules.rulebook.declared[resolution].declines:
+        return _decline(episode, resolution, arguments)
     call = Call(resolution=resolution, arguments=arguments)
     number = len(episode.carried) + 1
-    rules = episode.rules
     try:
         grant = None
         if episode.mode == "guided":
             seen, _ = decide_call(rules, episode.established(), call, number)
             if seen.status != "carried out":
+                episode.asked.append(Asked(episode.step, resolution, arguments, seen.status))
                 return _not_granted(seen)
             grant = seen.grant
         truth, _ = decide_call(rules, episode.world(), call, number)
         after = carried_out(rules.rulebook, episode.world(), call, number)
     except (ArgumentError, EffectError) as e:
         return fail("invalid_arguments", f"{resolution}: {e}")
+    status = "carried out" if episode.mode == "guided" else truth.status
+    episode.asked.append(Asked(episode.step, resolution, arguments, status))
     if grant is None and truth.status == "carried out":
         grant = truth.grant  # closed book: the grant the truth gives it
     amount = grant.amount if grant is not None else _worth(episode, truth)
@@ -144,6 +149,49 @@ def resolve_call(episode: Episode, resolution: str, arguments: dict[str, Any]) -
     shown = {"policy": record.policy} if episode.mode == "guided" else {}
     return ok(
         resolution=resolution, **shown, amount=record.amount, reference=f"{resolution}-{number}"
+    )
+
+
+def _decline(episode: Episode, resolution: str, arguments: dict[str, Any]) -> Result:
+    """A declining resolution declines the customer's last request, when the gate did not
+    carry it out and nothing declined it yet: guided, only where the policies decline that
+    request with it (on what the agent knows); recorded with the request it declines."""
+    last = episode.asked[-1] if episode.asked else None
+    declined = bool(episode.carried) and last is not None and episode.carried[-1].step > last.step
+    if last is None or last.status == "carried out" or declined:
+        return fail(
+            "not_allowed",
+            f"{resolution}: no request to decline: first ask for what the customer wants with "
+            "its tool; where the policies rule it out, the refusal says so and why",
+        )
+    call = Call(resolution=last.resolution, arguments=dict(last.arguments))
+    rules = episode.rules
+    truth, _ = decide_call(rules, episode.world(), call)
+    policy = ""
+    if episode.mode == "guided":
+        seen, _ = decide_call(rules, episode.established(), call)
+        if seen.status != "declined" or seen.grant is None or seen.grant.resolution != resolution:
+            return fail(
+                "not_allowed",
+                f"{resolution} is not allowed: the policies do not decline {last.resolution} "
+                f"on what is established ({seen.status}): {'; '.join(seen.reasons)}",
+                reasons=seen.reasons,
+            )
+        policy = seen.grant.policy
+    request = {"resolution": last.resolution, **last.arguments}
+    record = CarriedOut(
+        step=episode.step,
+        resolution=resolution,
+        arguments={**arguments, "declines": request},
+        amount=0.0,
+        policy=policy,
+        truth=truth.status,
+    )
+    episode.carried.append(record)
+    shown = {"policy": policy} if episode.mode == "guided" else {}
+    number = len(episode.carried)
+    return ok(
+        resolution=resolution, declines=last.resolution, **shown, reference=f"{resolution}-{number}"
     )
 
 

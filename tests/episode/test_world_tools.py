@@ -186,6 +186,23 @@ def test_items_are_modified_once_the_second_is_refused_on_the_state_it_left() ->
     assert [m["price"] for m in world.collection("item")] == [45, 10]
     assert world.record("payment")["balance"] == 15
     assert [r.resolution for r in episode.carried] == ["modify_items"]
+    declined = play(episode, "decline", explanation="items are modified only once")
+    assert declined["ok"] and declined["declines"] == "modify_items"
+    assert declined["policy"] == "decline_out_of_policy"
+    record = episode.carried[-1]
+    assert (record.resolution, record.truth) == ("decline", "declined")
+    assert record.arguments["declines"]["item_ids"] == ["P2"]
+    assert "no request to decline" in play(episode, "decline")["error"]["message"]  # once
+
+
+def test_decline_declines_only_a_request_the_policies_decline() -> None:
+    episode = _returning([])
+    assert "no request to decline" in play(episode, "decline")["error"]["message"]
+    assert "requires confirmed first" in _return(episode)["error"]["message"]
+    refused = play(episode, "decline", explanation="no")
+    assert refused["error"]["code"] == "not_allowed"
+    assert "do not decline return_items" in refused["error"]["message"]
+    assert episode.carried == []
 
 
 def test_closed_book_carries_out_as_asked_and_keeps_what_the_truth_says() -> None:
