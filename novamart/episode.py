@@ -3,7 +3,10 @@
 The ground truth is the kernel's decision on *all* of the scenario's facts, taken once at
 reset. The agent's view is the facts its tools have established so far, each recorded with
 the tool and step that revealed it; the write tools ask the kernel about those only. The
-episode is the record the reward reads: calls, messages, attempts and the resolution.
+world changes only by the effects of declared resolutions carried out (``state``; what the
+agent knows of a changed kind changes with it), and the conversation's events arrive in
+order (``events``: from a tool, or from the customer's reply). The episode is the record the
+reward reads: calls, messages, attempts, the resolutions carried out and the events.
 """
 
 from __future__ import annotations
@@ -14,7 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from novamart.kernel import CompiledRulebook, Decision, Facts, Grant
+from novamart.kernel import events as conversation
 from novamart.kernel.conditions import FieldTest
+from novamart.kernel.declared import EVENT_KIND
+from novamart.kernel.effects import REQUEST_KIND, SELECTED
 from novamart.language import Reading
 from novamart.scenarios import Mode, Scenario, TaskSpec
 
@@ -56,6 +62,41 @@ class MessageRecord:
     leaks: bool
 
 
+@dataclass(frozen=True, slots=True)
+class CarriedOut:
+    """A declared resolution carried out: what was asked, at which step, under which policy
+    (none closed book) and for how much; ``truth`` is what the policies say of it on the
+    whole world at that step (carried out, declined, refused), never shown to the agent."""
+
+    step: int
+    resolution: str
+    arguments: Mapping[str, Any]
+    amount: float
+    policy: str
+    truth: str
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A call of a generated write tool, with the status the gate gave it (guided: on what
+    the agent knew; closed book: on the world): what a declining resolution declines."""
+
+    step: int
+    resolution: str
+    arguments: Mapping[str, Any]
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """A conversation event that arrived: which, at which step, from what (a tool's name, or
+    ``customer`` for a reply)."""
+
+    step: int
+    event: str
+    source: str
+
+
 @dataclass(slots=True)
 class CustomerMood:
     pushed_back: bool = False
@@ -87,7 +128,8 @@ class Episode:
     faults: set[str] = field(default_factory=set)
     """Tools whose next well-formed call fails as temporarily unavailable."""
     step: int = 0
-    known: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    known: dict[str, Any] = field(default_factory=dict)
+    """Kind -> the record (a list of them for a collection) the agent has established."""
     provenance: dict[str, Provenance] = field(default_factory=dict)
     calls: list[CallRecord] = field(default_factory=list)
     messages: list[MessageRecord] = field(default_factory=list)
@@ -95,6 +137,13 @@ class Episode:
     attempted: list[str] = field(default_factory=list)
     executed: Grant | None = None
     executed_step: int | None = None
+    state: Facts | None = None
+    """The hidden world now: ``facts`` changed by every effect carried out (set at start)."""
+    changed: set[str] = field(default_factory=set)
+    """The kinds an effect or an event changed (read from ``state``, not the scenario)."""
+    carried: list[CarriedOut] = field(default_factory=list)
+    asked: list[Asked] = field(default_factory=list)
+    events: list[EventRecord] = field(default_factory=list)
     customer: CustomerMood = field(default_factory=CustomerMood)
     simulator: CustomerSimulator | None = None
     """Answers the agent's messages instead of the deterministic novamart.customer."""
@@ -122,11 +171,14 @@ class Episode:
             mode=mode,
             offered=task.tools if offered is None else offered,
             faults=set(scenario.faults),
+            state=facts,
         )
         episode.conversation.append(f"customer: {scenario.opening}")
         for kind, spec in rules.rulebook.facts.kinds.items():
-            if spec.revealed_by is None:  # what the customer's message itself shows
+            if spec.revealed_by is None and kind != REQUEST_KIND:  # the first message shows
                 episode.reveal(kind, scenario.record(kind), tool=OPENING)
+        if EVENT_KIND in rules.rulebook.facts.kinds:  # the conversation, before anything
+            episode._set_events(conversation.begun(rules.rulebook.facts, facts), OPENING)
         return episode
 
     @property
@@ -144,6 +196,42 @@ class Episode:
             self.known[kind] = fact
             self.provenance[kind] = Provenance(tool=tool, step=self.step)
             self._facts = None
+
+    def hidden(self, kind: str) -> Any:
+        """What the world holds of ``kind`` now, as a tool would show it: the scenario's
+        record (a list for a collection) until an effect or event changed it."""
+        if kind not in self.changed:
+            raw = self.scenario.records.get(kind, {})
+            return [dict(m) for m in raw] if isinstance(raw, list) else dict(raw)
+        assert self.state is not None
+        members = self.state.collection(kind)
+        if members is not None:  # without what a request derives (selected)
+            return [{k: v for k, v in m.items() if k != SELECTED} for m in members]
+        return dict(self.state.record(kind) or {})
+
+    def world(self) -> Facts:
+        assert self.state is not None  # set by start
+        return self.state
+
+    def changes(self, state: Facts, kinds: set[str]) -> None:
+        """The world is now ``state`` (effects carried out changed ``kinds``); what the agent
+        knows of those kinds changes with it, as the tool that changed them says."""
+        self.state = state
+        self.changed |= kinds
+        for kind in kinds & set(self.known):
+            self.known[kind] = self.hidden(kind)
+        self._facts = None
+
+    def arrive(self, event: str, source: str) -> None:
+        """A conversation event happens now (from the tool ``source``, or ``customer``)."""
+        schema = self.rules.rulebook.facts
+        self.events.append(EventRecord(step=self.step, event=event, source=source))
+        self._set_events(conversation.arrive(schema, self.world(), event), source)
+
+    def _set_events(self, state: Facts, source: str) -> None:
+        """Events are the conversation's: the agent witnesses every one it takes part in."""
+        self.reveal(EVENT_KIND, {}, source)
+        self.changes(state, {EVENT_KIND})
 
     def record(self, tool: str, key: str, result: dict[str, Any], by_key: bool) -> CallRecord:
         """Log a finished call. It is a repeat (a loop) when the same call was made before

@@ -26,3 +26,29 @@ def arrive(schema: FactSchema, facts: Facts, event: str) -> Facts:
     spec = schema.kinds[EVENT_KIND]
     record = dict(facts.record(EVENT_KIND) or {spec.id_field: CONVERSATION})
     return schema.check(facts.with_kind(EVENT_KIND, {**record, event: True}))
+
+
+def begun(schema: FactSchema, facts: Facts) -> Facts:
+    """``facts`` with the conversation's event fact, every event at its default, when they
+    hold none yet (a conversation that has just begun: nothing has happened)."""
+    if facts.record(EVENT_KIND) is not None:
+        return facts
+    spec = schema.kinds[EVENT_KIND]
+    return schema.check(facts.with_kind(EVENT_KIND, {spec.id_field: CONVERSATION}))
+
+
+def from_tool(schema: FactSchema, tool: str) -> tuple[str, ...]:
+    """The events ``tool`` makes happen when it succeeds: those of the event kind it reveals
+    (``revealed_by``) that no words of a message say (``says_true`` marks a reply's)."""
+    spec = schema.kinds.get(EVENT_KIND)
+    if spec is None or spec.revealed_by != tool:
+        return ()
+    return tuple(e for e in event_names(schema) if not spec.fields[e].says_true)
+
+
+def from_reply(schema: FactSchema) -> dict[str, tuple[str, ...]]:
+    """The events a customer's reply may make happen, each with the words that say it."""
+    spec = schema.kinds.get(EVENT_KIND)
+    if spec is None:
+        return {}
+    return {e: spec.fields[e].says_true for e in event_names(schema) if spec.fields[e].says_true}

@@ -165,6 +165,14 @@ def decide_call(rules: Decider, state: Facts, call: Call, number: int = 1) -> tu
     return outcome, state
 
 
+def carried_out(rulebook: Rulebook, state: Facts, call: Call, number: int = 1) -> Facts:
+    """The world after ``call`` is carried out on ``state`` whatever the policies say (a
+    closed-book tool does as asked; a guided one once the gate granted it on what the agent
+    knows); an ArgumentError or EffectError says what does not fit."""
+    facts = request_facts(rulebook, state, call, number)
+    return effects.apply(rulebook.facts, facts, _chain(rulebook, call.resolution))
+
+
 def _chain(rulebook: Rulebook, resolution: str) -> list[tuple[str, tuple[effects.Effect, ...]]]:
     """The resolution and its follow-ups, in order (acyclic: checked at load)."""
     chain = []

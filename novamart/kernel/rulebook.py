@@ -102,6 +102,12 @@ class ResolutionSpec(_Spec):
     declines: bool = False
     """A refusal: granting it says nothing else is allowed, and why."""
 
+    @property
+    def declares_call(self) -> bool:
+        """Whether a generic write tool carries it out (novamart.tools.declared): it says what
+        a call carries or does, so its ``tool`` is the name that generic tool is offered as."""
+        return bool(self.arguments or self.effects or self.requires or self.declines or self.then)
+
 
 class CatalogueFile(_Spec):
     resolutions: dict[Name, ResolutionSpec]
@@ -525,8 +531,11 @@ def _check_tools(
     that exists, or check_policy would offer what nothing can carry out or find out."""
     known = f"(the tools: {', '.join(sorted(tools))})"
     files = {Path(n).name: d[0] for n, d in docs.items() if d}
+    generic: dict[str, str] = {}
     for name, spec in catalogue.items():
-        if spec.tool not in tools:
+        if spec.declares_call:
+            _check_generic_tool(files[CATALOGUE_FILE], name, spec, tools, generic, issues)
+        elif spec.tool not in tools:
             issues.add(
                 files[CATALOGUE_FILE],
                 ("resolutions", name, "tool"),
@@ -541,6 +550,37 @@ def _check_tools(
                 f"fact kind {kind}",
                 f"revealed_by: tool {fact.revealed_by!r} does not exist {known}",
             )
+
+
+def _check_generic_tool(
+    doc: _Located,
+    name: str,
+    spec: ResolutionSpec,
+    tools: Collection[str],
+    generic: dict[str, str],
+    issues: _Collector,
+) -> None:
+    """A declared resolution's tool is generated from its declaration, so it must not be a
+    built-in tool (whose arguments are its own), nor carry out another declared resolution."""
+    path, where = ("resolutions", name, "tool"), f"resolution {name}"
+    if spec.tool in tools:
+        issues.add(
+            doc,
+            path,
+            where,
+            f"tool {spec.tool!r} is a built-in tool with arguments of its own; a resolution "
+            "declaring arguments, effects, requires, declines or then is carried out by a tool "
+            "generated from it: give it a name of its own",
+        )
+    elif spec.tool in generic:
+        issues.add(
+            doc,
+            path,
+            where,
+            f"tool {spec.tool!r} already carries out {generic[spec.tool]}: one tool per "
+            "declared resolution",
+        )
+    generic.setdefault(spec.tool, name)
 
 
 def _load_facts(

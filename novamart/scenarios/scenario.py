@@ -64,9 +64,9 @@ class Scenario(_Frozen):
     seed: int | None
     customer: CustomerRecord
     order: OrderRecord
-    records: dict[str, dict[str, Any]]
+    records: dict[str, dict[str, Any] | list[dict[str, Any]]]
     """Every declared fact of the case, by kind (rules/facts.yaml): what the tools reveal and
-    the ground truth is decided on."""
+    the ground truth is decided on (a collection kind holds a list of them)."""
     claimed_tier: str | None
     """What the customer says their tier is when asked (true or not, whatever the truth)."""
     defect_claimed: bool

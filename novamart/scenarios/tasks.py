@@ -32,6 +32,10 @@ RESOLUTION_TOOLS = (
     "escalate_to_manager",
     "respond_to_customer",
 )
+WORLD_TOOLS = ("find_user", "check_payment")
+"""The look-up tools of a declared world (novamart.tools.find_user, check_payment): who the
+customer is, proved by email or name and zip, and how the order was paid; a world's tasks
+offer them beside its generated write tools (issue 20)."""
 
 
 class TaskSpec(BaseModel):

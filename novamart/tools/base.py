@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from novamart.episode import Episode
 from novamart.kernel import Rulebook
+from novamart.kernel.declared import EVENT_KIND
 from novamart.models import ToolErrorCode, ToolFailure
 from novamart.tools.args import ToolArgs, json_schema
 
@@ -58,15 +59,19 @@ def fail(code: ToolErrorCode, message: str, **extra: Any) -> Result:
 
 
 def reveal_kinds(episode: Episode, tool: str) -> dict[str, Any]:
-    """Establish every fact kind ``tool`` reveals (rules/facts.yaml) and return their declared
-    fields, so a field an analyst adds reaches the tool's result with no code."""
+    """Establish every fact kind ``tool`` reveals (rules/facts.yaml) as the world holds it
+    now and return their declared fields (a collection's members under the kind's name), so
+    a field an analyst adds reaches the tool's result with no code."""
     schema = episode.rules.rulebook.facts
     shown: dict[str, Any] = {}
     for kind in schema.investigated():
-        if schema.source_tool(kind) == tool:
-            record = episode.scenario.record(kind)
+        if schema.source_tool(kind) == tool and kind != EVENT_KIND:  # events arrive (arrive)
+            record = episode.hidden(kind)
             episode.reveal(kind, record, tool)
-            shown |= record
+            if isinstance(record, list):  # a collection: its members, under the kind's name
+                shown[kind] = record
+            else:
+                shown |= record
     return shown
 
 

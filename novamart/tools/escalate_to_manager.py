@@ -12,7 +12,7 @@ def escalate_to_manager(episode: Episode, args: EscalateArgs) -> Result:
     """The schema's order_id is optional (tickets have no order); an order case needs it."""
     if args.order_id is None:
         return fail("invalid_arguments", "order_id is required: name this case's order")
-    return resolve(episode, "escalate", args.order_id, None)
+    return resolve(episode, "escalate_to_manager", args.order_id, None)
 
 
 SPEC = ToolSpec(

@@ -16,7 +16,7 @@ class IssueStoreCreditArgs(ToolArgs):
 
 
 def issue_store_credit(episode: Episode, args: IssueStoreCreditArgs) -> Result:
-    return resolve(episode, "store_credit", args.order_id, args.amount)
+    return resolve(episode, "issue_store_credit", args.order_id, args.amount)
 
 
 SPEC = ToolSpec(

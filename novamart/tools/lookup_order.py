@@ -19,7 +19,8 @@ def lookup_order(episode: Episode, args: LookupOrderArgs) -> Result:
     facts = reveal_kinds(episode, "lookup_order")
     order = scenario.order
     extra = {"customer_id": scenario.customer.customer_id, "product": order.product}
-    return ok(**{"order_id": order.order_id, **facts, **extra, "status": order.status})
+    status = facts.get("status", order.status)  # the world's, once the rules declare it
+    return ok(**{"order_id": order.order_id, **facts, **extra, "status": status})
 
 
 SPEC = ToolSpec(

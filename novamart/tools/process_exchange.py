@@ -13,7 +13,7 @@ class ProcessExchangeArgs(ToolArgs):
 
 
 def process_exchange(episode: Episode, args: ProcessExchangeArgs) -> Result:
-    return resolve(episode, "exchange", args.order_id, None)
+    return resolve(episode, "process_exchange", args.order_id, None)
 
 
 SPEC = ToolSpec(

@@ -16,7 +16,7 @@ class ProcessRefundArgs(ToolArgs):
 
 
 def process_refund(episode: Episode, args: ProcessRefundArgs) -> Result:
-    return resolve(episode, "full_refund", args.order_id, args.amount)
+    return resolve(episode, "process_refund", args.order_id, args.amount)
 
 
 SPEC = ToolSpec(

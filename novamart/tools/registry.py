@@ -14,10 +14,13 @@ from pydantic import ValidationError
 
 from novamart.episode import TRANSIENT, Episode
 from novamart.scenarios import Mode, TaskSpec
+from novamart.scenarios.tasks import WORLD_TOOLS
 from novamart.tools import (
     check_loyalty,
+    check_payment,
     check_policy,
     escalate_to_manager,
+    find_user,
     issue_store_credit,
     lookup_order,
     process_exchange,
@@ -27,6 +30,7 @@ from novamart.tools import (
 )
 from novamart.tools.args import describe, signature
 from novamart.tools.base import Result, ToolSpec, fail
+from novamart.tools.declared import declared_tools
 
 TOOLS: dict[str, ToolSpec] = {
     module.SPEC.name: module.SPEC
@@ -44,18 +48,34 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
+WORLD: dict[str, ToolSpec] = {
+    module.SPEC.name: module.SPEC for module in (find_user, check_payment)
+}
+"""The look-up tools of a declared world (its write tools are generated: ``tool_named``)."""
+assert tuple(WORLD) == WORLD_TOOLS  # the names rules check accepts (novamart.analyst.checks)
+
+
+def tool_named(episode: Episode, name: str) -> ToolSpec | None:
+    """The tool ``name`` of the episode's task: built in, a world's look-up, or generated
+    from a resolution the rules being played declare."""
+    if name not in episode.offered:
+        return None
+    built_in = TOOLS.get(name) or WORLD.get(name)
+    return built_in or declared_tools(episode.rules.rulebook).get(name)
+
+
 def offered(task: TaskSpec, mode: Mode) -> tuple[str, ...]:
     """The task's tools in ``mode``: closed book consults no policy tool (the handbook in the
     instructions takes its place)."""
     if mode == "guided":
         return task.tools
-    return tuple(t for t in task.tools if TOOLS[t].kind != "consult")
+    return tuple(t for t in task.tools if t not in TOOLS or TOOLS[t].kind != "consult")
 
 
 def call_tool(episode: Episode, name: str, arguments: dict[str, Any]) -> Result:
     """Run tool ``name`` of the episode's task; errors come back as results. A tool the case
     makes fail transiently answers its first well-formed call with ``service_unavailable``."""
-    spec = TOOLS.get(name) if name in episode.offered else None
+    spec = tool_named(episode, name)
     if spec is None:
         return fail(
             "unknown_tool",

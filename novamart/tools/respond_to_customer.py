@@ -2,7 +2,9 @@
 
 The message is read once, here (novamart.language: what it claims), and recorded with what
 stood when it was sent: the fact kinds established and the resolution carried out. The
-reward checks those claims against the record (novamart.statements); the customer answers.
+reward checks those claims against the record (novamart.statements); the customer answers,
+and a yes to an action the message listed makes the confirmation event happen
+(novamart.tools.confirmation).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from novamart.episode import Episode, MessageRecord
 from novamart.language import lexicon_for, read
 from novamart.tools.args import RESPOND, RespondArgs
 from novamart.tools.base import Result, ToolSpec, ok
+from novamart.tools.confirmation import hear
 
 
 def read_message(episode: Episode, text: str) -> MessageRecord:
@@ -37,6 +40,7 @@ def respond_to_customer(episode: Episode, args: RespondArgs) -> Result:
     speaker = episode.simulator
     answer = customer.reply(episode, record) if speaker is None else speaker.reply(episode, record)
     episode.conversation.append(f"customer: {answer}")
+    hear(episode, args.message, answer)
     return ok(customer_reply=answer, conversation_closed=episode.customer.closed)
 
 
