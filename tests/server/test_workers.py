@@ -8,6 +8,7 @@ joins in 20 here when the two landed on different workers)."""
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,7 @@ from novamart.client import NovamartEnv
 from novamart.models import NovamartObservation
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer, serve_in_subprocess
+from novamart.server.tally import FLUSH_SECONDS
 from novamart.training.trl_env import ENVIRONMENTS
 from tests.rulefiles import copy_rules, move_window
 from tests.server.metrics import scrape, total
@@ -95,11 +97,29 @@ def _assert_as_in_process(played: list) -> None:
 def test_a_two_worker_server_plays_as_in_process(two_workers: RunningServer) -> None:
     played, _ = _play_everywhere(two_workers.url)
     _assert_as_in_process(played)
-    # one scrape answers for both workers (prometheus-client's multiprocess mode)
-    samples = scrape(two_workers.url)
+    # one scrape answers for both workers (prometheus-client's multiprocess mode), each
+    # worker's counts written within FLUSH_SECONDS (novamart.server.tally)
+    steps = sum(len(episode) - 1 for episodes in played for episode in episodes)
+    samples = _scraped_when_flushed(two_workers.url, steps)
+    assert total(samples, "novamart_step_seconds_count") == steps
+    assert total(samples, "novamart_step_seconds_bucket", le="+Inf") == steps
+    assert total(samples, "novamart_episodes_started_total") == EPISODES
     assert total(samples, "novamart_episodes_total") == EPISODES
+    assert total(samples, "novamart_episode_score_count") == EPISODES
+    scores = [episode[-1].final_score for episodes in played for episode in episodes]
+    assert total(samples, "novamart_episode_score_sum") == pytest.approx(sum(scores))
     versions = [labels for name, labels in samples if name == "novamart_rules_version"]
     assert len({dict(labels)["pid"] for labels in versions}) == 2
+
+
+def _scraped_when_flushed(url: str, steps: int) -> dict:
+    """A scrape once every worker has written ``steps`` steps (a count never runs ahead)."""
+    deadline = time.monotonic() + 10 * FLUSH_SECONDS
+    samples = scrape(url)
+    while total(samples, "novamart_step_seconds_count") < steps and time.monotonic() < deadline:
+        time.sleep(FLUSH_SECONDS / 4)
+        samples = scrape(url)
+    return samples
 
 
 def test_two_servers_behind_the_multi_url_client(two_servers: list[RunningServer]) -> None:
