@@ -100,7 +100,7 @@ def measure(rounds: int, episodes: int) -> None:
     )
 
 
-def main(rounds: int = 15, episodes: int = 40) -> None:
+def main(rounds: int = 31, episodes: int = 40) -> None:
     measure(rounds, episodes)
     if multiprocess_mode():
         return
