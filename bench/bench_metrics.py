@@ -1,14 +1,18 @@
 """Benchmark: what /metrics costs a step, in process (target: at most 5 % of the step).
 
 The server's environment (novamart.server.served) times each step and counts episodes and
-scores for /metrics; NovamartEnvironment does none of that. Both replay the same recorded
-heuristic episodes (reset + tool calls), each episode both ways back to back, over rounds.
-Reported: the median time a step takes over the rounds, each way, and the overhead (also
-between the fastest rounds; on a shared machine this A/B moves by several percent either
-way); the cost of what a step adds alone (two clock reads and one histogram observation,
-timed over many calls), which is the steadier figure; and what one scrape of /metrics costs.
-Run once in one-process mode and once in prometheus-client's multiprocess mode (what a
-server of several workers uses: values in memory-mapped files).
+scores for /metrics (in memory; novamart.server.tally writes them out every second);
+NovamartEnvironment does none of that. Both replay the same recorded heuristic episodes (reset
++ tool calls), each episode both ways back to back (which goes first alternating), over
+rounds. Reported: the overhead as the ratio of the step time summed over the episodes,
+each episode's median over the rounds (robust to the other jobs of a shared machine: a
+pre-empted episode is one outlier among its rounds), and the median over every episode and
+round of the paired ratio served/plain (which weighs a 1-step ticket as much as a 10-step
+case, so the fixed cost of an episode's end counts more); what one flush of the whole run's
+counts costs (a server flushes once a second: its share of a second is the cost that adds to
+a busy worker, on top of the step's own); what one scrape costs.
+Run once in one-process mode and once in prometheus-client's multiprocess mode (what a server
+of several workers uses: values in memory-mapped files).
 Run: .venv/bin/python bench/bench_metrics.py [rounds] [episodes]
 """
 
@@ -30,6 +34,7 @@ from novamart.server.environment import NovamartEnvironment
 from novamart.server.metrics import Metrics, multiprocess_mode
 from novamart.server.rules_sync import RulesSync
 from novamart.server.served import served_environment
+from novamart.server.tally import FLUSH_SECONDS
 
 Episode = tuple[str, int, list[CallToolAction]]
 
@@ -66,44 +71,36 @@ def measure(rounds: int, episodes: int) -> None:
     metrics = Metrics()
     plain = NovamartEnvironment()
     served = served_environment(RulesSync(default_kernel(), None), metrics)()
-    without, with_metrics = [], []
+    per_episode: list[list[tuple[float, float]]] = [[] for _ in recorded]  # (plain, served)
     for round_ in range(rounds + 1):  # round 0 warms both
-        spent = [0.0, 0.0]
-        for episode in recorded:  # each episode both ways, back to back: the same load
-            first = round_ % 2  # and which goes first alternates
-            spent[first] += episode_steps((plain, served)[first], episode)
-            spent[1 - first] += episode_steps((plain, served)[1 - first], episode)
-        if round_:
-            without.append(spent[0] / steps)
-            with_metrics.append(spent[1] / steps)
-    base, measured = statistics.median(without), statistics.median(with_metrics)
-    fastest = min(with_metrics) / min(without) - 1
-    added = instrumentation_seconds(metrics)
+        for number, episode in enumerate(recorded):
+            order = (served, plain) if (round_ + number) % 2 else (plain, served)
+            spent = {id(env): episode_steps(env, episode) for env in order}
+            if round_:
+                per_episode[number].append((spent[id(plain)], spent[id(served)]))
+    paired = [served / plain for times in per_episode for plain, served in times]
+    base = sum(statistics.median(p for p, _ in times) for times in per_episode) / steps
+    measured = sum(statistics.median(s for _, s in times) for times in per_episode) / steps
+    start = time.perf_counter()
+    metrics.tally.flush()
+    flush = time.perf_counter() - start
     start = time.perf_counter()
     size = len(metrics.exposition())
     scrape_ms = (time.perf_counter() - start) * 1000
     mode = "multiprocess" if multiprocess_mode() else "one process"
     print(
-        f"{mode:12s}: {rounds} rounds of {episodes} episodes ({steps} steps): step median "
-        f"{base * 1e6:7.1f} us plain, {measured * 1e6:7.1f} us with metrics, overhead "
-        f"{(measured / base - 1) * 100:+5.1f} % (fastest rounds {fastest * 100:+5.1f} %); "
-        f"added work alone {added * 1e6:.2f} us a step "
-        f"= {added / base * 100:.1f} % of the plain step (target <= 5 %); one scrape "
-        f"{scrape_ms:.1f} ms ({size} bytes); load {os.getloadavg()[0]:.2f}"
+        f"{mode:12s}: {rounds} rounds of {episodes} episodes ({steps} steps): step "
+        f"{base * 1e6:6.1f} us plain, {measured * 1e6:6.1f} us with metrics, overhead "
+        f"{(measured / base - 1) * 100:+5.1f} % (target <= 5 %; median paired episode ratio "
+        f"{(statistics.median(paired) - 1) * 100:+5.1f} %); "
+        f"one flush of the run's {(rounds + 1) * steps} steps {flush * 1e6:.0f} us "
+        f"({flush / FLUSH_SECONDS * 100:.3f} % of the second between flushes); one scrape "
+        f"{scrape_ms:.1f} ms "
+        f"({size} bytes); load {os.getloadavg()[0]:.2f}"
     )
 
 
-def instrumentation_seconds(metrics: Metrics, calls: int = 50_000) -> float:
-    """What the served step adds to each step, timed alone: its clock reads, its histogram
-    observation (an episode's end adds a counter and a histogram once per episode)."""
-    start = time.perf_counter()
-    for _ in range(calls):
-        began = time.perf_counter()
-        metrics.step_seconds.observe(time.perf_counter() - began)
-    return (time.perf_counter() - start) / calls
-
-
-def main(rounds: int = 15, episodes: int = 40) -> None:
+def main(rounds: int = 31, episodes: int = 40) -> None:
     measure(rounds, episodes)
     if multiprocess_mode():
         return

@@ -7,11 +7,15 @@ prometheus-client's multiprocess mode: every worker writes its values to files i
 PROMETHEUS_MULTIPROC_DIR (under the server's scratch folder), and whichever worker takes a
 scrape answers for all of them, counters and histograms summed, ``novamart_sessions_open``
 summed over the live workers, and the per-worker series (``novamart_rules_version``,
-``novamart_draining``) labelled with each worker's ``pid``.
+``novamart_draining``) labelled with each worker's ``pid``. What the step path counts (step
+times, episodes, scores) is written in bulk, every second and before each scrape
+(novamart.server.tally).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import Callable
 
@@ -26,6 +30,8 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+
+from novamart.server.tally import FLUSH_SECONDS, Tally
 
 MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 STEP_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -64,7 +70,11 @@ class Metrics:
             **known,
         )
         self.step_seconds = Histogram(
-            "novamart_step_seconds", "Time to serve one step", buckets=STEP_BUCKETS, **known
+            "novamart_step_seconds",
+            "Time to serve one step (an episode's steps are counted when it ends or its session "
+            "closes)",
+            buckets=STEP_BUCKETS,
+            **known,
         )
         self.score = Histogram(
             "novamart_episode_score",
@@ -84,6 +94,7 @@ class Metrics:
             "novamart_draining", "1 while this worker drains", multiprocess_mode="liveall", **known
         )
         self._version: str | None = None
+        self.tally = Tally(self.step_seconds, self.episodes_started, self.episodes, self.score)
 
     def serving(self, version: str) -> None:
         """Mark ``version`` as the rules this worker serves."""
@@ -96,6 +107,7 @@ class Metrics:
 
     def exposition(self) -> bytes:
         """The text a scrape gets: this process's registry, or every worker's files."""
+        self.tally.flush()
         if not multiprocess_mode():
             return generate_latest(self.registry)
         gathered = CollectorRegistry()
@@ -112,7 +124,8 @@ def worker_exited() -> None:
 def install_metrics(
     app: FastAPI, metrics: Metrics, before_scrape: Callable[[], None] | None = None
 ) -> None:
-    """``GET /metrics``; ``before_scrape`` runs first (to catch up the rules version)."""
+    """``GET /metrics``; ``before_scrape`` runs first (to catch up the rules version). The
+    step path's counts are written every FLUSH_SECONDS, and last when the worker stops."""
 
     @app.get("/metrics", tags=["Health"], response_class=Response)
     def scrape() -> Response:
@@ -121,4 +134,23 @@ def install_metrics(
             before_scrape()
         return Response(content=metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    app.router.add_event_handler("shutdown", worker_exited)
+    flushing: list[asyncio.Task[None]] = []
+
+    async def flush_every_second() -> None:
+        while True:
+            await asyncio.sleep(FLUSH_SECONDS)
+            metrics.tally.flush()
+
+    def start_flushing() -> None:
+        flushing.append(asyncio.get_running_loop().create_task(flush_every_second()))
+
+    async def last_flush() -> None:
+        for task in flushing:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        metrics.tally.flush()
+        worker_exited()
+
+    app.router.add_event_handler("startup", start_flushing)
+    app.router.add_event_handler("shutdown", last_flush)

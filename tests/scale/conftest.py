@@ -1,8 +1,9 @@
 """A local Ray cluster (2 CPUs, no dashboard) for the session, and the oracle's reference play.
 
 Ray is the optional extra ``novamart[ray]``. Where it is expected (``NOVAMART_RAY=1``, which
-``make bench`` sets after installing the extra) a missing ``ray`` is an error, never a skip;
-elsewhere (``make test``, CI) the tests that need a cluster skip, saying how to run them.
+``make test-ray`` sets after installing the extra; CI and ``make bench`` run it) a missing
+``ray`` is an error, never a skip; elsewhere (``make test``) the tests that need a cluster
+skip, saying how to run them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def import_ray() -> ModuleType:
         if RAY_EXPECTED:
             raise
         pytest.skip(
-            "ray is not installed (the optional extra): `make bench` installs it and runs these "
+            "ray is not installed (the optional extra): `make test-ray` installs it and runs these "
             "with NOVAMART_RAY=1, where a missing ray is a failure",
             allow_module_level=True,
         )

@@ -13,7 +13,7 @@ from novamart.training.episode import EpisodeOver, ToolEpisode
 from tests.scale.conftest import CPUS_PER_ACTOR, import_ray, oracle_runs
 
 import_ray()
-pytestmark = pytest.mark.slow  # a local Ray cluster: run by `make bench` (see the Makefile)
+pytestmark = pytest.mark.slow  # a local Ray cluster: run by `make test-ray` (see the Makefile)
 
 from novamart.scale.ray_pool import ActorDied, EnvPool, Job, shared_pool  # noqa: E402
 

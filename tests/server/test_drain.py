@@ -16,6 +16,7 @@ from novamart.agents.runner import generated, run_episode
 from novamart.client import NovamartEnv, NovamartServerError
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer, serve_in_subprocess
+from tests.server.metrics import scrape, total
 from tests.server.servers import novamart_serve
 
 DRAIN_S = 4.0  # the finishing half took 0.8 s of it at load 8
@@ -63,7 +64,7 @@ def test_sigterm_lets_open_episodes_finish_and_closes_the_rest(
     # episodes still under way after their first step (a ticket may end at its first)
     cases = [case for case, observations in local.items() if len(observations) > 2][:EPISODES]
 
-    async def scenario() -> tuple[list, list, NovamartServerError, NovamartServerError]:
+    async def scenario() -> tuple[list, list, NovamartServerError, NovamartServerError, tuple]:
         # a served worker is warm: its first replies load the reader's tables (~3 s at load 8)
         for task, seed in generated(9, start=800):
             warm, agent, played = await _started(url, task, seed)
@@ -78,7 +79,7 @@ def test_sigterm_lets_open_episodes_finish_and_closes_the_rest(
 
     async def _drained(
         sessions: list,
-    ) -> tuple[list, list, NovamartServerError, NovamartServerError]:
+    ) -> tuple[list, list, NovamartServerError, NovamartServerError, tuple]:
         os.kill(draining_server.pid, signal.SIGTERM)
         await asyncio.sleep(0.3)
         half = EPISODES // 2
@@ -87,19 +88,24 @@ def test_sigterm_lets_open_episodes_finish_and_closes_the_rest(
         async with NovamartEnv(base_url=url) as late:
             with pytest.raises(NovamartServerError) as refused:
                 await late.reset(task="easy_refund", seed=1)
+        async with httpx.AsyncClient() as http:  # the readiness probe takes the pod out
+            ready = await http.get(f"{url}/ready")
+        draining = total(await asyncio.to_thread(scrape, url), "novamart_draining")
+        signals = (ready.status_code, ready.json()["status"], draining)
         finished = await finishing
         env = sessions[0][0]
         with pytest.raises(NovamartServerError) as next_episode:
             await env.reset(task="easy_refund", seed=2)  # a new episode goes elsewhere
         cut = await stalling
-        return finished, cut, refused.value, next_episode.value
+        return finished, cut, refused.value, next_episode.value, signals
 
-    finished, cut, refused, next_episode = asyncio.run(scenario())
+    finished, cut, refused, next_episode, signals = asyncio.run(scenario())
     for case, played in zip(cases[: EPISODES // 2], finished, strict=True):
         assert [r.observation for r in played] == local[case], case
     assert {closed.code for closed in cut} == {"SESSION_DRAINED"}
     assert all(closed.retryable for closed in cut)
     assert refused.code == next_episode.code == "SERVER_DRAINING" and refused.retryable
+    assert signals == (503, "draining", 1.0)
 
     deadline = time.monotonic() + 15
     while _alive(draining_server.pid):

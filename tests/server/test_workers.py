@@ -8,12 +8,15 @@ joins in 20 here when the two landed on different workers)."""
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+from prometheus_client import CollectorRegistry
+from prometheus_client.multiprocess import MultiProcessCollector
 
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.runner import generated, run_episode
@@ -21,6 +24,7 @@ from novamart.client import NovamartEnv
 from novamart.models import NovamartObservation
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer, serve_in_subprocess
+from novamart.server.tally import FLUSH_SECONDS
 from novamart.training.trl_env import ENVIRONMENTS
 from tests.rulefiles import copy_rules, move_window
 from tests.server.metrics import scrape, total
@@ -41,8 +45,15 @@ def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def two_workers(rules: Path) -> Iterator[RunningServer]:
-    env = {"ADMIN_TOKEN": TOKEN}
+def shared(rules: Path) -> Path:
+    """The workers' shared folder (novamart serve makes one unless told where)."""
+    return rules.parent / "shared"
+
+
+@pytest.fixture(scope="module")
+def two_workers(rules: Path, shared: Path) -> Iterator[RunningServer]:
+    shared.mkdir()
+    env = {"ADMIN_TOKEN": TOKEN, "NOVAMART_SHARED_DIR": str(shared)}
     command = novamart_serve("--workers", "2", "--rules-dir", str(rules), *CAP)
     with serve_in_subprocess(rules.parent / "server.log", env=env, command=command) as running:
         wait_for_workers(running, 2)
@@ -92,14 +103,61 @@ def _assert_as_in_process(played: list) -> None:
             assert remote == _in_process(task, seed), (task, seed)
 
 
-def test_a_two_worker_server_plays_as_in_process(two_workers: RunningServer) -> None:
+def test_a_two_worker_server_plays_as_in_process(two_workers: RunningServer, shared: Path) -> None:
     played, _ = _play_everywhere(two_workers.url)
     _assert_as_in_process(played)
-    # one scrape answers for both workers (prometheus-client's multiprocess mode)
+    # each worker writes its counts within FLUSH_SECONDS (novamart.server.tally), unasked: read
+    # from their files here, by no worker, then one scrape answers the same for both
+    steps = sum(len(episode) - 1 for episodes in played for episode in episodes)
+    written = _written_when_flushed(shared / "metrics", steps)
+    assert _counts(written) == _counts(scrape(two_workers.url))
+    _assert_counted(written, steps, [e[-1].final_score for es in played for e in es])
     samples = scrape(two_workers.url)
-    assert total(samples, "novamart_episodes_total") == EPISODES
     versions = [labels for name, labels in samples if name == "novamart_rules_version"]
     assert len({dict(labels)["pid"] for labels in versions}) == 2
+
+
+COUNTED = (
+    "novamart_step_seconds_count",
+    "novamart_episodes_started_total",
+    "novamart_episodes_total",
+    "novamart_episode_score_count",
+)
+
+
+def _counts(samples: dict) -> list[float]:
+    return [total(samples, name) for name in COUNTED]
+
+
+def _assert_counted(samples: dict, steps: int, scores: list[float]) -> None:
+    assert total(samples, "novamart_step_seconds_count") == steps
+    assert total(samples, "novamart_step_seconds_bucket", le="+Inf") == steps
+    assert total(samples, "novamart_episodes_started_total") == EPISODES
+    assert total(samples, "novamart_episodes_total") == EPISODES
+    assert total(samples, "novamart_episode_score_count") == EPISODES
+    assert total(samples, "novamart_episode_score_sum") == pytest.approx(sum(scores))
+
+
+def _written(folder: Path) -> dict:
+    """What the workers wrote to their metric files, read as a scrape does: (name, labels) ->
+    value."""
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(folder))
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in registry.collect()
+        for sample in family.samples
+    }
+
+
+def _written_when_flushed(folder: Path, steps: int) -> dict:
+    """The files once ``steps`` steps are written (a count never runs ahead of play)."""
+    deadline = time.monotonic() + 10 * FLUSH_SECONDS
+    written = _written(folder)
+    while total(written, "novamart_step_seconds_count") < steps and time.monotonic() < deadline:
+        time.sleep(FLUSH_SECONDS / 4)
+        written = _written(folder)
+    return written
 
 
 def test_two_servers_behind_the_multi_url_client(two_servers: list[RunningServer]) -> None:
