@@ -124,6 +124,8 @@ EVALUATIVE_NOUNS = _forms(
     _inflect_noun,
 )  # fmt: skip
 """Rude when they name the customer ("you are a nightmare", "you sound like a child")."""
+COMPLEMENTED = frozenset({"entitled"})
+"""Evaluations that, with a "to" complement, state a relation instead ("entitled to")."""
 DEROGATORY = PERSON_INSULTS | PERSON_ADJECTIVES | SITUATION_ADJECTIVES | EVALUATIVE_NOUNS
 CHILDREN = frozenset(
     {"child", "toddler", "kid", "baby", "dog", "monkey", "grandmother", "grandma", "granny",
@@ -136,7 +138,8 @@ ACTS = frozenset(
     {"question", "request", "complaint", "idea", "move", "excuse", "story", "message",
      "email", "demand", "claim", "thing", "messages", "questions", "emails", "excuses",
      "complaints", "stories", "requests", "demands", "claims", "behaviour", "behavior",
-     "attitude", "tone", "ideas", "argument"}
+     "attitude", "tone", "ideas", "argument", "reminder", "reminders", "call", "calls",
+     "ticket", "tickets", "chat", "chats", "letter", "letters", "text", "texts"}
 )  # fmt: skip
 """The customer's acts an evaluation of them can be about ("what a stupid question")."""
 PEOPLE = frozenset(
@@ -176,13 +179,14 @@ def _inflect_verb(verb: str) -> set[str]:
     return {verb, verb + "s", stem + "ed", stem + "ing", root + "ed", root + "ing"}
 
 
-FAILURES = _forms(
-    ("break", "lose", "ignore", "waste", "ruin", "destroy", "miss", "forget", "fail", "drop",
-     "mess", "screw", "damage", "spill", "crack", "burn", "annoy", "smash", "wreck", "plug",
-     "overlook", "skip", "bother"),
-    _inflect_verb,
-) | {"broke", "broken", "lost", "forgot", "forgotten", "burnt", "wrong", "harder", "worse",
-     }  # fmt: skip
+FAILED_ACTS = (
+    "break", "lose", "ignore", "waste", "ruin", "destroy", "miss", "forget", "fail", "drop",
+    "mess", "screw", "damage", "spill", "crack", "burn", "annoy", "smash", "wreck", "plug",
+    "overlook", "skip", "bother",
+)  # fmt: skip
+FAILURES = _forms(FAILED_ACTS, _inflect_verb) | {
+    "broke", "broken", "lost", "forgot", "forgotten", "burnt", "wrong", "harder", "worse",
+}  # fmt: skip
 """What sarcastic praise praises ("congratulations on breaking it", "nice job losing it")."""
 PRAISE = (
     ("congratulations",), ("congrats",), ("nice", "job"), ("nice", "work"), ("good", "job"),
@@ -191,6 +195,12 @@ PRAISE = (
     ("oh", "wonderful"), ("thanks",), ("thank", "you"), ("genius",), ("amazing",),
     ("lovely",), ("smart",), ("clever",),
 )  # fmt: skip
+ORDINALS = frozenset(
+    {"second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+     "umpteenth", "nth", "hundredth", "twentieth", "millionth", "3rd", "4th", "5th", "6th",
+     "7th", "8th", "9th", "10th"}
+)  # fmt: skip
+"""A count that praise makes sarcastic ("thanks for the fifth email")."""
 LAUGHTER = frozenset({"lol", "lmao", "rofl", "haha", "hahaha", "ha", "hah", "hehe", "lmfao"})
 PROFANE_STEMS = ("fuck", "shit", "bitch", "cunt", "wank", "bollock", "asshol", "arsehol")
 PROFANE = frozenset(
@@ -246,7 +256,7 @@ PHRASES = Phrases.of_lemmas(
     "you have got to be kidding", "you are kidding me", "cute story", "sob story", "nice story",
     "nobody fall for", "no one fall for", "good luck with that", "oh sure",
     "oh please", "yeah right", "yeah, right", "sure, why not", "thanks for nothing",
-    "just kidding", "totally our fault", "so much harder",     # exasperation
+    "totally our fault", "so much harder",     # exasperation
     "ugh", "but fine", "ugh, fine",
     # threats
     "you will regret", "you will be sorry", "know where you live",
@@ -258,6 +268,11 @@ PHRASES = Phrases.of_lemmas(
     "you did it wrong", "you did that wrong", "you got it wrong",
     "time on you", "further with you", "most people manage", "everyone else manage",
         "think twice before you", "make sure you never", "you will pay for",
+    # added this round (tests/language/rudeness train-181 on)
+    "nothing better to do", "anyone could see", "anyone can see", "anyone could tell",
+    "anyone can tell", "any fool can", "any fool could", "down to you and", "you and nobody else",
+    "you and no one else", "try not to break", "try not to lose", "try not to drop",
+    "try not to ruin",
 )  # fmt: skip
 """Rude phrases that need no target: they address the customer by what they do."""
 PRAISED = frozenset(
@@ -277,9 +292,12 @@ SCOPE_ENDS = STOPS | {"how", "what", "why", ",", ";", ":"}
 """A negation before these negates another clause ("I can't believe how clueless you are")."""
 
 
-def _negated(lemmas: Sequence[str], i: int) -> bool:
-    for w in reversed(lemmas[max(0, i - 4) : i]):
-        if w in SCOPE_ENDS:
+def _negated(lemmas: Sequence[str], i: int, starts: frozenset[int] = frozenset()) -> bool:
+    """A negator in the four words before ``i``, within its clause (``starts``: where the
+    sentence's clauses start; "no offence, but you clearly didn't" does not negate "you")."""
+    for k in range(i - 1, max(0, i - 4) - 1, -1):
+        w = lemmas[k]
+        if w in SCOPE_ENDS or k + 1 in starts:
             return False
         if w in NEGATORS:
             return True
@@ -325,7 +343,13 @@ def _second_person_predicate(words: list[str], lemmas: list[str], start: int, i:
             if not any(w in STOPS or w in SECOND_PERSON or w in FIRST_PERSON for w in between):
                 return True
     after = words[i + 1 : i + 4]
-    return "you" in after and any(lemma(w) in COPULAS or w in ("do",) for w in after)
+    if "you" in after and any(lemma(w) in COPULAS or w in ("do",) for w in after):
+        return True
+    # a question that predicates it: "are you always this dense?", "are you being stupid?"
+    return any(
+        lemmas[k] == "be" and words[k + 1] == "you" and k + 1 < i
+        for k in range(max(start, i - 5), i - 1)
+    )
 
 
 def _evaluation(words: list[str], lemmas: list[str], start: int, end: int) -> bool:
@@ -338,6 +362,8 @@ def _evaluation(words: list[str], lemmas: list[str], start: int, end: int) -> bo
             continue
         if _reported(words, i) or _about_us(words, start, end):
             continue
+        if words[i + 1 : i + 2] == ["to"] and w in COMPLEMENTED:
+            continue  # "you are entitled to a refund": a right, not a trait
         if "less" in words[max(start, i - 3) : i]:
             return True  # "try to be less annoying", "less of a burden"
         if w in PERSON_INSULTS:
@@ -433,12 +459,15 @@ def _sarcasm(words: list[str], sentence: list[tuple[int, int]]) -> bool:
     if opener is None:
         return False
     body = words[start + len(opener) : sentence[-1][1]]
-    if any(w in ("sorry", "apologise", "apologize", "apology", "we", "our", "us") for w in body):
+    if any(w in ("sorry", "apologise", "apologize", "apology") for w in body):
         return False
     for k, w in enumerate(body):
-        if w == "another" and any(v in PEOPLE | ACTS | DEROGATORY for v in body[k + 1 : k + 4]):
-            return True
-        if (w in FAILURES or w in DEROGATORY) and not _negated(body, k):
+        repeated = w == "another" or w in ORDINALS
+        if repeated and any(v in PEOPLE | ACTS | DEROGATORY for v in body[k + 1 : k + 4]):
+            return True  # "thanks for the fifth identical email", "another genius"
+        ours = any(v in FIRST_PERSON for v in body[max(0, k - 3) : k])  # "great, we lost it"
+        noun = w in FAILED_ACTS and body[k - 1 : k] not in (["to"], ["you"])  # "the crack"
+        if (w in FAILURES or w in DEROGATORY) and not (ours or noun or _negated(body, k)):
             return True
     return False
 
@@ -516,7 +545,7 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
     if _sarcasm(words, spans) or _profane(words, seen):
         return True
     for position in PHRASES.positions(lemmas, vocabulary):
-        if not _negated(lemmas, position) and not _reported(words, position):
+        if not _negated(lemmas, position, starts) and not _reported(words, position):
             return True
     if any(not _reported(words, p) for p in EXASPERATION.positions(lemmas, vocabulary)):
         return True
@@ -532,6 +561,7 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
     commanded = not COMMANDS.isdisjoint(vocabulary)
     laughed = not LAUGHTER.isdisjoint(seen)
     compared = not COMPARED.isdisjoint(seen)
+    belittling = not EASY.isdisjoint(seen)
     for start, end in spans:
         if derogatory and _evaluation(words, lemmas, start, end):
             return True
@@ -543,7 +573,24 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
             return True
         if compared and _child_comparison(words, start, end):
             return True
+        if belittling and _belittled(words, start, end):
+            return True
     return False
+
+
+EASY = frozenset({"basic", "simple", "easy", "obvious", "straightforward", "elementary"})
+HARD = frozenset({"difficult", "hard", "confusing", "tricky", "complicated", "struggle",
+                  "baffling", "challenging"})  # fmt: skip
+
+
+def _belittled(words: list[str], start: int, end: int) -> bool:
+    """Something called easy that the customer finds hard: "I'm sorry you find basic
+    instructions so difficult", "you struggle with something this simple"; not the same
+    difficulty with nothing called easy ("sorry you found the setup difficult")."""
+    span = words[start:end]
+    if "you" not in span or EASY.isdisjoint(span) or HARD.isdisjoint(span):
+        return False
+    return not any(w in NEGATORS for w in span)
 
 
 def _child_comparison(words: list[str], start: int, end: int) -> bool:
