@@ -393,7 +393,29 @@ def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or _turned_word(fact, read)
         or _denied_frame(fact, read)
         or _proposition(fact, read)
+        or _widened(fact, read)
     )
+
+
+RESTRICTING = frozenset(("only", "solely", "exclusively"))
+
+
+def _widened(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+    """A restriction lifted: the fact limits something with "only" ("changes apply to future
+    orders only") and a sentence about it names that thing and its opposite together ("to
+    past orders as well as future ones")."""
+    if fact.unit is None or not RESTRICTING & fact.words:
+        return None
+    wanted = _plain(fact) - RESTRICTING
+    for unit in read:
+        if not wanted or len(wanted & set(unit.stems)) / len(wanted) < ABOUT:
+            continue
+        said, stems = set(unit.words), set(unit.stems)
+        for word in (w for w in fact.unit.words if w in said and lemma(w) in stems):
+            turned = next((w for w in said if _opposite(word, w)), None)
+            if turned is not None:
+                return Contradiction(fact.text, "reversed", f"{turned} ... {word}")
+    return None
 
 
 def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
