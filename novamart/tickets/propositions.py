@@ -15,7 +15,9 @@ the fact and of a sentence of the reply and compared:
   holds both words close together in one sentence, and nowhere with a negator between
   them ("a charge on your card is yours"): the negation was dropped.
 - **a universal weakened**: a stretch that states the fact with a limiting frequency word
-  the fact does not have ("refunds sometimes go back to your original payment method").
+  the fact does not have ("refunds sometimes go back to your original payment method");
+- **who pays**: the fact calls something prepaid or free and the reply has the customer
+  paying for it ("you pay for the return label", "the label is charged to you").
 
 Words are compared by lemma and, for order, by their first five letters ("checkout" and
 "check out"), so a paraphrase that keeps the relation keeps the verdict.
@@ -31,7 +33,7 @@ from novamart.tickets.answer import AUXILIARIES, DETERMINERS, MODALS, Fact, Unit
 
 PRECEDES = frozenset(("before", "then"))
 """Connectives whose left side happens first ("A before B", "A, then B")."""
-FOLLOWS = frozenset(("after", "once"))
+FOLLOWS = frozenset(("after", "once", "when"))
 """Connectives whose left side happens last ("A after B"; fronted: "after B, A")."""
 WINDOW = 4
 """Content words a fronted connective's own side holds ("after a repair, exchange or return")."""
@@ -208,3 +210,32 @@ def weakened(fact: Fact, unit: Unit, region: range) -> bool:
     """Whether the stretch adds a limiting frequency word the fact does not have."""
     said = {unit.words[i] for i in region}
     return bool(said & LIMITING) and not fact.words & (LIMITING | POSSIBLE)
+
+
+PAID_BY_US = frozenset(("prepaid", "free", "complimentary"))
+CUSTOMER_PAYS = frozenset(lemma(w) for w in ("pay", "charged", "covered", "cost", "buy", "billed"))
+"""Verbs that, with "you" before them, put the cost on the customer ("you pay for the label")."""
+
+
+def payer_turned(fact: Fact, read: tuple[Unit, ...]) -> str | None:
+    """Who pays turned round: the fact calls something prepaid or free ("we email you a
+    prepaid return label") and a reply sentence has the customer paying for it ("you pay
+    for the return label yourself"), not negated."""
+    if fact.unit is None or not PAID_BY_US & fact.words:
+        return None
+    words = fact.unit.words
+    paid = set()
+    for i, w in enumerate(words):
+        if w in PAID_BY_US:
+            paid |= {lemma(x) for x in words[i + 1 : i + 4] if x not in STOPWORDS}
+    for unit in read:
+        for k, stem in enumerate(unit.stems):
+            active = "you" in unit.words[max(0, k - 3) : k]  # "you pay for the label"
+            passive = list(unit.words[k + 1 : k + 3]) == ["to", "you"]  # "is charged to you"
+            if stem not in CUSTOMER_PAYS or not (active or passive):
+                continue
+            if any(unit.negates[max(0, k - 4) : k]):
+                continue  # "you won't pay for the label"
+            if paid & set(unit.stems[max(0, k - 6) : k + 7]):
+                return " ".join(unit.words[max(0, k - 2) : k + 6])
+    return None

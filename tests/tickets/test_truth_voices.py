@@ -80,6 +80,47 @@ PAIRS = (
         "still there after 5 business days, send us your order number and a screenshot of "
         "your statement and our billing team will not refund the duplicate charge (KB-002).",
     ),
+    (
+        "KB-001",
+        "Hi {name}, you can pay with Visa, Mastercard, American Express, PayPal or a NovaMart "
+        "gift card. We don't offer cash on delivery (KB-001).",
+        "Hi {name}, you can pay with Visa, Mastercard, American Express, cash on delivery or "
+        "a NovaMart gift card. We don't offer PayPal (KB-001).",
+    ),
+    (
+        "KB-012",
+        "Hi {name}! Put both earbuds in the case, keep the lid open and hold the case button "
+        "for 15 seconds until the light flashes white, then pair them again in Bluetooth "
+        "settings (KB-012).",
+        "Hi {name}! Put both earbuds in the case, keep the lid closed and hold the case "
+        "button for 15 seconds until the light flashes white, then pair them again in "
+        "Bluetooth settings (KB-012).",
+    ),
+    (
+        "KB-025",
+        "Hi {name}, returned items are inspected within 3 business days of reaching our "
+        "warehouse, and we email you once the return is accepted and the refund processed "
+        "(KB-025).",
+        "Hi {name}, returned items are inspected within 3 business days of reaching our "
+        "warehouse, and we email you before the return is accepted and the refund processed "
+        "(KB-025).",
+    ),
+    (
+        "KB-045",
+        "Hi {name}, every account starts at standard. Spend $500 in a year for silver and "
+        "$1500 for gold; your tier shows under Account > Membership (KB-045).",
+        "Hi {name}, every account starts at standard. Spend $500 in a year for gold and "
+        "$1500 for silver; your tier shows under Account > Membership (KB-045).",
+    ),
+    (
+        "KB-020",
+        "Hello {name}, open the Orders page, pick the order and select Return item. We check "
+        "which resolution your order qualifies for and email you a prepaid return label "
+        "(KB-020).",
+        "Hello {name}, open the Orders page, pick the order and select Return item. We check "
+        "which resolution your order qualifies for; the return label is charged to you "
+        "(KB-020).",
+    ),
 )
 """(article, honest reply, the same reply with one relation turned round)."""
 
