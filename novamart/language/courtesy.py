@@ -245,7 +245,9 @@ PHRASES = Phrases.of_lemmas(
     "if you had followed", "if you had looked", "if you had actually", "had you bothered",
     "you should have known", "you should have read", "you should have listened",
     "you should have thought", "you should have paid attention", "you should have checked",
-    "you should have looked", "you should know better", "you people", "if you would paid",
+    "you should have looked", "you should know better", "you should have written",
+    "you should have kept", "you should have saved", "you should have backed",
+    "you should have noted", "you people", "if you would paid",
     "if you would have paid", "if you would have read", "if you would read",
     "if you would have listened", "if you would have bothered", "if you would bothered",
     "if you would listened", "if you would followed", "if you would have followed",
@@ -689,6 +691,21 @@ def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
 
 
 JOKES = frozenset({"kidding", "joking", "jk"})
+GOOD_NEWS = (("good", "news"), ("great", "news"), ("guess", "what"))
+PAUSES = frozenset({"...", "…", "—", "--"})
+
+
+def _false_good_news(words: list[str]) -> bool:
+    """Good news announced, a pause, then a denial: "good news, your refund is... not
+    approved, sorry"; not good news that holds a negation ("good news: there is nothing
+    more to do") nor good news followed by a bad one."""
+    start = next((k for k in range(len(words) - 1) if tuple(words[k : k + 2]) in GOOD_NEWS), None)
+    if start is None:
+        return False
+    rest = words[start + 2 :]
+    pause = next((k for k, w in enumerate(rest) if w in PAUSES), None)
+    announced = pause is not None and any(w not in PUNCT for w in rest[:pause])  # "your refund is"
+    return announced and rest[pause + 1 : pause + 2] in ([n] for n in NEGATORS)
 
 
 def _hope_withdrawn(words: list[str]) -> bool:
@@ -697,7 +714,7 @@ def _hope_withdrawn(words: list[str]) -> bool:
     its way"), nor a question ("what's your PIN? just kidding, never share it")."""
     at = next((k for k, w in enumerate(words) if w in JOKES), None)
     if at is None:
-        return False
+        return _false_good_news(words)
     before = words[: at - (words[at - 1 : at] == ["just"])]
     after = words[at + 1 :]
     stated = any(w not in PUNCT for w in before) and "?" not in before
