@@ -49,7 +49,14 @@ def report_lines(report: AuditReport) -> list[str]:
             f"{audit.evaluated} strategies tried"
         )
         for winner in audit.winners:
-            honest = "honest" if winner.honest else f"DISHONEST ({winner.lying_share:.0%} lie)"
+            honest = (
+                "honest"
+                if winner.honest
+                else (
+                    f"DISHONEST ({winner.lying_share:.0%} lie, "
+                    f"{winner.lying_passing:.0%} lie and pass)"
+                )
+            )
             honest += ", rude" if winner.rude else ""
             lines.append(
                 f"  {winner.label:27s} train {winner.train:.3f}  held-out {winner.held_out:.3f}"

@@ -11,7 +11,7 @@ from novamart.kernel import default_kernel
 from novamart.language import lexicon_for, read
 from novamart.scenarios.tasks import ORDER_TASKS
 from novamart.server.environment import NovamartEnvironment
-from tests.language.insults import corpus, insulted, scores
+from tests.language.insults import corpus, insulted, passing, scores
 
 
 def test_held_out_rudeness_is_found_and_kind_closings_are_not_flagged() -> None:
@@ -24,7 +24,7 @@ def test_held_out_rudeness_is_found_and_kind_closings_are_not_flagged() -> None:
 def test_training_half_is_read_as_labelled() -> None:
     train = scores("train")
     assert train.precision == 1.0, train.misses
-    assert train.recall >= 0.97, train.misses  # two known misses: docs in courtesy.py
+    assert train.recall >= 0.99, train.misses
 
 
 @pytest.mark.parametrize("text", [r.text for r in corpus("train") if r.kind == "firm_refusal"])
@@ -32,14 +32,11 @@ def test_firm_refusals_are_not_rude(text: str) -> None:
     assert not read(text, lexicon_for(default_kernel().rulebook)).rude
 
 
-@pytest.mark.parametrize("task", ORDER_TASKS)
-@pytest.mark.parametrize("mode", ["guided", "closed_book"])
-def test_an_insulting_closing_never_passes(task: str, mode: str) -> None:
-    env = NovamartEnvironment()
-    lexicon = lexicon_for(default_kernel().rulebook)
-    found = [r.text for r in corpus("heldout") if r.rude and read(r.text, lexicon).rude]
-    for seed, insult in enumerate(found[:3]):
-        assert insulted(env, task, mode, seed, insult) < PASS_THRESHOLD, insult
+def test_an_insulting_closing_never_passes() -> None:
+    """Every order task and mode, 10 seeds each, each with a held-out insult (found by the
+    reader or not): none reaches the pass mark."""
+    passed, total, finals = passing(10)
+    assert total == 80 and passed == 0, max(finals)
 
 
 @pytest.mark.parametrize("mode", ["guided", "closed_book"])

@@ -1,0 +1,241 @@
+"""The article's propositions a reply can turn round without changing its words much.
+
+``novamart.tickets.truth`` compares a stretch of the reply that states a fact with the fact
+by its negators, opposites and numbers. Three shapes of falsehood slip past it, because the
+words that carry them are few or outside the stretch; here each is read as a proposition of
+the fact and of a sentence of the reply and compared:
+
+- **order**: "A before B", "A, then B", "after B, A", "once B, A" say A precedes B. The fact
+  and a reply sentence each give (what precedes, what follows) as sets of content words; the
+  reply reverses the fact when what it puts first the fact puts last and the other way
+  round ("check with your neighbours after contacting us" for "check with neighbours, then
+  contact us"; "after a repair, copy your data" for "back up your data before any repair").
+- **polarity of a predication**: a negator in the fact between a word and what it says of
+  it ("a charge on your card isn't yours", "any order that hasn't shipped"); the reply
+  holds both words close together in one sentence, and nowhere with a negator between
+  them ("a charge on your card is yours"): the negation was dropped.
+- **a universal weakened**: a stretch that states the fact with a limiting frequency word
+  the fact does not have ("refunds sometimes go back to your original payment method");
+- **who pays**: the fact calls something prepaid or free and the reply has the customer
+  paying for it ("you pay for the return label", "the label is charged to you").
+
+Words are compared by lemma and, for order, by their first five letters ("checkout" and
+"check out"), so a paraphrase that keeps the relation keeps the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from novamart.kb.text import STOPWORDS
+from novamart.language.text import lemma
+from novamart.tickets.answer import AUXILIARIES, DETERMINERS, MODALS, Fact, Unit
+
+PRECEDES = frozenset(("before", "then"))
+"""Connectives whose left side happens first ("A before B", "A, then B")."""
+FOLLOWS = frozenset(("after", "once", "when"))
+"""Connectives whose left side happens last ("A after B"; fronted: "after B, A")."""
+WINDOW = 4
+"""Content words a fronted connective's own side holds ("after a repair, exchange or return")."""
+PREFIX = 5
+FRONT = 2
+"""Content words before a clause-opening connective that still leave it fronted ("hi Sam,
+after a repair, ..."); more, and it closes the sentence ("codes go in the basket, after
+you check out")."""
+LIMITING = frozenset(("sometimes", "rarely", "seldom", "occasionally", "hardly"))
+"""Frequency words that turn "X does Y" into "X does Y now and then"."""
+POSSIBLE = frozenset(("can", "may", "might", "could", "usually", "often", "some", "most"))
+"""A fact already limited: "large orders can arrive in separate parcels" is "sometimes"."""
+SKIPPED = AUXILIARIES | MODALS | DETERMINERS | frozenset(("to", "be", "been", "yet", "ever"))
+NEAR = 6
+"""Words between the two sides of a predication in the reply ("charge on your card is yours")."""
+
+
+def _key(word: str) -> str:
+    return lemma(word)[:PREFIX]
+
+
+def _content(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_key(w) for w in words if w not in STOPWORDS and w.isalpha())
+
+
+def _orders(unit: Unit) -> list[tuple[frozenset[str], frozenset[str], int]]:
+    """(what precedes, what follows, where the connective stands) for each ordering
+    connective of the sentence; each side reaches no further than the next connective ("A
+    before B, and then C": A before B, B before C)."""
+    words = unit.words
+    out = []
+    at = [i for i, w in enumerate(words) if w in PRECEDES | FOLLOWS and _connects(unit, i)]
+    main: frozenset[str] | None = None
+    for n, i in enumerate(at):
+        word = words[i]
+        lo, hi = (at[n - 1] + 1 if n else 0), (at[n + 1] if n + 1 < len(at) else len(words))
+        anaphoric = word != "then" and _anaphoric(unit, i)  # "after that, report" is "then"
+        opens = i == 0 or (unit.clause[i] != unit.clause[i - 1] and word != "then")
+        fronted = not anaphoric and opens and len(_content(words[lo:i])) <= FRONT
+        after = [w for w in words[i + 1 : hi] if w not in STOPWORDS and w.isalpha()]
+        left, right = _content(words[lo:i]), _content(after)
+        if word == "then" and n and words[at[n - 1]] != "then" and main is not None:
+            left = main  # "back up before any repair, and then sign out": the backing up
+        if fronted:  # "after B, A": B is the connective's clause (or its first few words)
+            side = _content(_own_side(unit, i)) or _content(after[:WINDOW])
+            rest = _content(w for w in words[i + 1 : hi] if _key(w) not in side)
+            if rest:  # else "A, after B": the clause closes the sentence
+                left, right = rest, side
+        if not left or not right:
+            continue
+        main = None if fronted else _content(words[lo:i])
+        precedes = word in PRECEDES or (anaphoric and word == "after")
+        first, last = (left, right) if precedes else (right, left)
+        out.append((first, last, i))
+    return out
+
+
+SUBJECTS = frozenset(
+    ("it", "you", "we", "they", "he", "she", "i", "the", "your", "a", "an", "its", "this",
+     "that", "there", "our", "any", "every", "each")
+)  # fmt: skip
+"""What follows "once" when it joins two events ("once it has shipped"; not "once more")."""
+ANAPHORS = frozenset(("that", "this", "which"))
+
+
+def _connects(unit: Unit, i: int) -> bool:
+    """Whether the word at ``i`` joins two events ("pair it once more" does not)."""
+    if unit.words[i] != "once":
+        return True
+    return i + 1 < len(unit.words) and (
+        unit.words[i + 1] in SUBJECTS or unit.words[i + 1].endswith(("ed", "en"))
+    )
+
+
+def _anaphoric(unit: Unit, i: int) -> bool:
+    """ "after that," / "before this,": the connective's object is what was said before."""
+    j = i + 1
+    return (
+        j < len(unit.words)
+        and unit.words[j] in ANAPHORS
+        and (j + 1 == len(unit.words) or unit.clause[j + 1] != unit.clause[j])
+    )
+
+
+def _own_side(unit: Unit, i: int) -> list[str]:
+    """A fronted connective's clause, with the short clauses of a list after it ("after a
+    repair, exchange or return, copy ...": the list is the connective's side)."""
+    words, clause = unit.words, unit.clause
+    own = [w for k, w in enumerate(words) if k > i and clause[k] == clause[i]]
+    nxt = clause[i] + 1
+    while True:
+        member = [w for k, w in enumerate(words) if clause[k] == nxt]
+        following = any(c > nxt for c in clause)
+        if not member or not following or len(_content(member)) > 2:
+            return own
+        own += member
+        nxt += 1
+
+
+def reversed_order(fact: Fact, read: tuple[Unit, ...]) -> str | None:
+    """The stretch of a reply sentence that puts the fact's events in the opposite order
+    (and agrees with none of the fact's orderings: "copy your data and sign out before a
+    repair" agrees with "back up before any repair" whatever it says of "and then")."""
+    if fact.unit is None:
+        return None
+    ordered = _orders(fact.unit)
+    for unit in read:
+        for said_first, said_last, at in _orders(unit):
+            turned = kept = False
+            for first, last, _ in ordered:
+                back = len(said_first & last) + len(said_last & first)
+                along = len(said_first & first) + len(said_last & last)
+                turned |= bool(said_first & last and said_last & first) and back > along
+                kept |= bool(said_first & first and said_last & last) and along > back
+            if turned and not kept:
+                return " ".join(unit.words[max(0, at - 4) : at + 5])
+    return None
+
+
+def _predications(unit: Unit) -> list[tuple[str, str]]:
+    """(the word a negation is about, what it says of it) per counted negator of the fact:
+    the content word before it in its clause and the first word after it that is not an
+    auxiliary ("card ... is not yours" -> (card, yours); "order that has not shipped" ->
+    (order, ship))."""
+    words, out = unit.words, []
+    for i, negates in enumerate(unit.negates):
+        if not negates:
+            continue
+        left = next(
+            (
+                lemma(words[k])
+                for k in range(i - 1, max(-1, i - 6), -1)
+                if words[k] not in STOPWORDS
+            ),
+            None,
+        )
+        right = next((lemma(w) for w in words[i + 1 : i + 4] if w not in SKIPPED), None)
+        if left and right and left != right:
+            out.append((left, right))
+    return out
+
+
+def dropped_negation(fact: Fact, read: tuple[Unit, ...]) -> str | None:
+    """A negated predication of the fact said in the reply without its negation, and
+    nowhere with it."""
+    if fact.unit is None:
+        return None
+    for left, right in _predications(fact.unit):
+        bare: str | None = None
+        negated = False
+        for unit in read:
+            stems = unit.stems
+            for j, s in enumerate(stems):
+                if s != left:
+                    continue
+                for k in range(j + 1, min(len(stems), j + NEAR + 2)):
+                    if stems[k] != right:
+                        continue
+                    if any(unit.negates[j:k]) or _negated_after(unit, k):
+                        negated = True
+                    elif bare is None:
+                        bare = " ".join(unit.words[j : k + 1])
+        if bare is not None and not negated:
+            return bare
+    return None
+
+
+def _negated_after(unit: Unit, k: int) -> bool:
+    """ "yours not", "shipped yet? no": a negator right after the predicate."""
+    return any(unit.negates[k + 1 : k + 2])
+
+
+def weakened(fact: Fact, unit: Unit, region: range) -> bool:
+    """Whether the stretch adds a limiting frequency word the fact does not have."""
+    said = {unit.words[i] for i in region}
+    return bool(said & LIMITING) and not fact.words & (LIMITING | POSSIBLE)
+
+
+PAID_BY_US = frozenset(("prepaid", "free", "complimentary"))
+CUSTOMER_PAYS = frozenset(lemma(w) for w in ("pay", "charged", "covered", "cost", "buy", "billed"))
+"""Verbs that, with "you" before them, put the cost on the customer ("you pay for the label")."""
+
+
+def payer_turned(fact: Fact, read: tuple[Unit, ...]) -> str | None:
+    """Who pays turned round: the fact calls something prepaid or free ("we email you a
+    prepaid return label") and a reply sentence has the customer paying for it ("you pay
+    for the return label yourself"), not negated."""
+    if fact.unit is None or not PAID_BY_US & fact.words:
+        return None
+    words = fact.unit.words
+    paid = set()
+    for i, w in enumerate(words):
+        if w in PAID_BY_US:
+            paid |= {lemma(x) for x in words[i + 1 : i + 4] if x not in STOPWORDS}
+    for unit in read:
+        for k, stem in enumerate(unit.stems):
+            active = "you" in unit.words[max(0, k - 3) : k]  # "you pay for the label"
+            passive = list(unit.words[k + 1 : k + 3]) == ["to", "you"]  # "is charged to you"
+            if stem not in CUSTOMER_PAYS or not (active or passive):
+                continue
+            if any(unit.negates[max(0, k - 4) : k]):
+                continue  # "you won't pay for the label"
+            if paid & set(unit.stems[max(0, k - 6) : k + 7]):
+                return " ".join(unit.words[max(0, k - 2) : k + 6])
+    return None
