@@ -256,22 +256,23 @@ class _Drawer:
 
     def pool(
         self, state: World, customer_id: str, number: int, wants_refusal: bool
-    ) -> tuple[dict[str, list[Option]], bool]:
-        """Per resolution, the candidates whose outcome is the one wanted (granted or not),
-        and True; when none is, every candidate and False."""
-        options: dict[str, list[Option]] = {}
+    ) -> tuple[dict[tuple[str, str], list[Option]], bool]:
+        """Per resolution and outcome, the candidates whose outcome is the one wanted (granted
+        or not), and True; when none is, every candidate and False. Grouped by outcome too, so
+        a refusal is as often a shortfall (refused) as a status gate (declined)."""
+        options: dict[tuple[str, str], list[Option]] = {}
         for resolution in self.family["resolutions"]:
             for order in state.customer(customer_id).orders:
                 rng = random.Random(f"{self.stream}:{number}:{resolution}:{order.order_id}")
                 request = self.request(state, customer_id, order, resolution, rng)
                 if request is not None:
-                    options.setdefault(resolution, []).append(
-                        settle(state, request, self.rules_dir)
-                    )
+                    option = settle(state, request, self.rules_dir)
+                    options.setdefault((resolution, option[0].status), []).append(option)
+        refusals = self.family.get("refusals", ("declined", "refused"))
         fitting = {
-            r: fit
-            for r, found in options.items()
-            if (fit := [o for o in found if (o[0].status != "carried out") == wants_refusal])
+            k: v
+            for k, v in options.items()
+            if (k[1] in refusals if wants_refusal else k[1] == "carried out")
         }
         return (fitting, True) if fitting else (options, False)
 
@@ -300,8 +301,11 @@ class _Drawer:
                 if wants_variant:
                     targets = [(i.item_id, rng.choice(_other_variant(world, i))) for i in chosen]
             elif argument.type == "id" and argument.of == "payment":
-                route = family.get("gift_card_route", spec["gift_card_route"])
-                arguments[name] = _payment(customer, order, resolution, rng, route)
+                routes = {
+                    "gift card": family.get("gift_card_route", spec["gift_card_route"]),
+                    "other": family.get("other_route", spec["other_route"]),
+                }
+                arguments[name] = _payment(customer, order, resolution, rng, routes)
             elif argument.type == "choice":
                 weights = {v: spec["reasons"].get(v, 1) for v in argument.values or ()}
                 values = list(weights)
@@ -342,16 +346,21 @@ def _other_variant(world: World, item: Any) -> list[str]:
 
 
 def _payment(
-    customer: Customer, order: Order, resolution: str, rng: random.Random, route: float
+    customer: Customer, order: Order, resolution: str, rng: random.Random, routes: dict[str, float]
 ) -> str:
-    """The payment method a request names: the one that paid, or a gift card of the
-    customer's (chance ``route``); a change of payment names another method when one exists."""
-    gift_cards = [p.payment_id for p in customer.payments if p.method == "gift_card"]
+    """The payment method a request names: the one that paid, a gift card of the customer's
+    (chance ``routes['gift card']``) or another of its methods (``routes['other']``); a change
+    of payment names another method when one exists."""
+    others = [p.payment_id for p in customer.payments if p.payment_id != order.paid_with]
     if resolution == "modify_payment":
-        others = [p.payment_id for p in customer.payments if p.payment_id != order.paid_with]
         return rng.choice(others) if others else order.paid_with
-    if gift_cards and rng.random() < route:
+    gift_cards = [p for p in others if customer.payment(p).method == "gift_card"]
+    plain = [p for p in others if p not in gift_cards]
+    draw = rng.random()
+    if gift_cards and draw < routes["gift card"]:
         return rng.choice(gift_cards)
+    if plain and draw > 1 - routes["other"]:
+        return rng.choice(plain)
     return order.paid_with
 
 

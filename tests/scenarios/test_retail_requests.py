@@ -159,3 +159,18 @@ def test_entropy_counts_bits() -> None:
 def test_an_unknown_family_is_refused() -> None:
     with pytest.raises(ScenarioError, match="no retail family"):
         build_task("haggling", 0)
+
+
+def test_a_refund_goes_only_to_the_method_that_paid_or_a_gift_card(
+    tasks: dict[str, list[RetailTask]],
+) -> None:
+    returns = [
+        s
+        for found in tasks.values()
+        for t in found
+        for s in t.settled
+        if s.request.call.resolution == "return_items"
+    ]
+    elsewhere = [s for s in returns if s.route == "other"]
+    assert elsewhere and all(s.status != "carried out" for s in elsewhere)
+    assert {s.route for s in returns if s.status == "carried out"} == {"original", "gift card"}
