@@ -4,7 +4,9 @@
 
 prints, per family, the entropy of the optimal plan's resolutions and of the plan with its
 arguments' shape (items named, payment route), the commonest plans, and the median time to
-draw one task (world, requests and their optima, cold).
+draw one task (world, requests and their optima, cold); then the median time to draw a world
+alone and, as the reference measured in the same run, a seeded scenario of today's
+``easy_refund`` task.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import argparse
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 
+from novamart.scenarios.generator import build_scenario
 from novamart.scenarios.retail_requests import RetailTask, build_task, entropy
-from novamart.scenarios.retail_world import world_spec
+from novamart.scenarios.retail_world import build_world, world_spec
 
 
 def family_report(family: str, seeds: int) -> dict[str, object]:
@@ -49,6 +53,18 @@ def main() -> None:
             f"arguments  refused/declined {r['refused_share']:.0%}  {r['median_ms']:.1f} ms/task"
         )
         print(f"    {r['commonest']}")
+    world = _median_ms(build_world, args.seeds)
+    reference = _median_ms(lambda seed: build_scenario("easy_refund", 10_000 + seed), args.seeds)
+    print(f"world alone {world:.2f} ms; reference easy_refund scenario {reference:.2f} ms")
+
+
+def _median_ms(draw: Callable[[int], object], seeds: int) -> float:
+    took = []
+    for seed in range(seeds):
+        start = time.perf_counter()
+        draw(seed)
+        took.append(time.perf_counter() - start)
+    return statistics.median(took) * 1000
 
 
 if __name__ == "__main__":
