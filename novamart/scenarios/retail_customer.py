@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from novamart.kernel.declared import Call
-from novamart.scenarios.retail_requests import Request, RetailTask, settle
+from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle
 from novamart.scenarios.retail_world import Customer, World, retail_kernel
 
 CHANGE_OF_MIND = 0.3
@@ -93,7 +93,10 @@ class Profile:
 
 @dataclass(frozen=True)
 class Talk:
-    """Where the conversation stands for the customer (immutable; each reply gives the next)."""
+    """Where the conversation stands for the customer (immutable; each reply gives the next).
+
+    ``current`` holds the requests as the customer wants them now (after a change of mind):
+    grading settles these (``settle_all``) for the world the episode should end in."""
 
     outcomes: tuple[Outcome, ...]
     current: tuple[Request, ...]
@@ -111,13 +114,12 @@ def profile(task: RetailTask, seed: int) -> Profile:
     """The customer of ``task``, its seeded habits drawn from ``seed``."""
     rng = random.Random(f"retail-customer:{task.family}:{task.seed}:{seed}")
     changer = rng.randrange(len(task.settled)) if rng.random() < CHANGE_OF_MIND else None
-    wishes = []
+    wishes, state = [], task.world
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
-        amount = None
-        if changed is not None:
-            amount = settle(task.world, changed)[0].amount
-        wishes.append(Wish(settled.request, settled.amount, changed, amount))
+        amount = None if changed is None else _write_amount(settle(state, changed)[0])
+        wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
+        state = settle(state, settled.request)[1]
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
     if others and rng.random() < ACTS_FOR_OTHER:
@@ -132,6 +134,12 @@ def profile(task: RetailTask, seed: int) -> Profile:
         other=other,
         yes=words[0].capitalize() + ".",
     )
+
+
+def _write_amount(settled: Settled) -> float | None:
+    """The amount of the write the customer wants, when the kernel lets it be carried out (a
+    write it refuses has no amount to list)."""
+    return settled.amount if settled.status == "carried out" else None
 
 
 def _dropping_one(request: Request, rng: random.Random) -> Request | None:
@@ -238,11 +246,12 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
 
 
 def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
-    """A yes only when the message lists every detail of the open request it proposes."""
+    """A yes only when the message lists every detail of the open request it proposes (of
+    the requests on the order it names, the one whose items it names most)."""
     proposed = [i for i in talk.open() if talk.current[i].order_id in agent]
     if not proposed:
         return talk, ["Which order are you talking about? Please tell me what exactly you will do."]
-    i = proposed[0]
+    i = max(proposed, key=lambda j: sum(x in agent for x in talk.current[j].item_ids))
     wish = p.wishes[i]
     if wish.changed_to is not None and not talk.changed:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))

@@ -202,6 +202,18 @@ def settle(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -> tupl
     return settled, absorb(world, request.customer_id, after)
 
 
+def settle_all(
+    world: World, requests: Iterable[Request], rules_dir: Path = RETAIL_DIR
+) -> tuple[tuple[Settled, ...], World]:
+    """``requests`` decided one after another, each on the state the ones before left: the
+    optimum of requests as the customer finally wants them (after a change of mind)."""
+    settled = []
+    for request in requests:
+        one, world = settle(world, request, rules_dir)
+        settled.append(one)
+    return tuple(settled), world
+
+
 def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTask:
     """Case ``seed`` of ``family``: the world of the same seed, one of its customers (the first,
     in a seeded order, whose orders can give the first request the outcome drawn for it), and

@@ -15,7 +15,7 @@ from novamart.scenarios.retail_customer import (
     reply,
     start,
 )
-from novamart.scenarios.retail_requests import Request, build_task
+from novamart.scenarios.retail_requests import Request, build_task, settle_all
 from novamart.scenarios.retail_world import retail_kernel
 
 YES_WORDS = retail_kernel().rulebook.facts.kinds["event"].fields["confirmed"].says_true
@@ -178,3 +178,26 @@ def test_the_customer_is_deterministic_and_its_habits_are_seeded() -> None:
     assert {p.identify_by for p in profiles} == {"email", "name and zip"}
     p = profiles[0]
     assert reply(p, start(p), "Hello") == reply(p, start(p), "Hello")
+
+
+def test_after_a_change_of_mind_the_optimum_is_the_changed_requests() -> None:
+    def carried_out_change(t):
+        wishes = profile(t, 0).wishes
+        return any(
+            w.changed_to and s.status == "carried out"
+            for w, s in zip(wishes, t.settled, strict=True)
+        )
+
+    task = task_with(carried_out_change)
+    p = replace(profile(task, 0), other=None)
+    assert settle_all(task.world, start(p).current)[1].digest() == task.final.digest()
+    i = next(k for k, w in enumerate(p.wishes) if w.changed_to)
+    talk, _ = reply(p, start(p), proposal(p, p.wishes[i].request, p.wishes[i].amount))
+    settled, final = settle_all(task.world, talk.current)
+    assert final.digest() != task.final.digest()
+    assert settled[i].amount == p.wishes[i].changed_amount
+
+
+def test_a_write_the_kernel_refuses_has_no_amount_to_list() -> None:
+    task = task_with(lambda t: t.settled[0].status != "carried out", ("refusal",))
+    assert profile(task, 0).wishes[0].amount is None
