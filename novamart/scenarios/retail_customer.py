@@ -40,6 +40,12 @@ _ASK_EMAIL = re.compile(r"\be-?mail\b", re.I)
 _ASK_NAME_ZIP = re.compile(r"\b(?:zip|postal code|post code)\b", re.I)
 _ASK_IDENTITY = re.compile(r"\b(?:verify|authenticate|confirm your identity|who you are)\b", re.I)
 _ASK_ORDER = re.compile(r"\b(?:order (?:number|id)|which order)\b", re.I)
+_ASK_REASON = re.compile(r"\b(?:reason|why)\b", re.I)
+REASONS = {
+    "no longer needed": "I no longer need it.",
+    "ordered by mistake": "I ordered it by mistake.",
+}
+"""What the customer says when asked why; any other reason is no particular one."""
 _ASKS_YES = re.compile(
     r"\b(?:confirm|shall i|should i|go ahead|proceed|do you want me to|would you like me to)\b",
     re.I,
@@ -166,7 +172,8 @@ def opening(p: Profile) -> str:
 
 
 def describe(world: World, request: Request) -> str:
-    """How the customer puts one request, without ids."""
+    """How the customer puts one request, without ids (nor its reason: it says that when
+    asked, so the opening cannot give away a reason the rules refuse)."""
     customer = world.customer(request.customer_id)
     order = customer.order(request.order_id)
     action = ACTIONS.get(request.call.resolution, request.call.resolution.replace("_", " "))
@@ -181,10 +188,8 @@ def describe(world: World, request: Request) -> str:
             named.append(what)
     first = world.product(order.items[0].product_id).name
     subject = " and ".join(named) if named else f"my order with the {first}"
-    reason = request.call.arguments.get("reason")
     address = request.call.arguments.get("address")
-    tail = f" (reason: {reason})" if reason and reason != "other" else ""
-    tail += f" to {address}" if address else ""
+    tail = f" to {address}" if address else ""
     return f"I want to {action} {subject}{tail}"
 
 
@@ -200,6 +205,12 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     if _ASK_ORDER.search(agent) and talk.open():
         ids = ", ".join(dict.fromkeys(talk.current[i].order_id for i in talk.open()))
         said.append(f"The order number is {ids}.")
+    if _ASK_REASON.search(agent):
+        reasons = [r.call.arguments.get("reason") for r in talk.current]
+        if any(reasons):
+            said.append(
+                " ".join(REASONS.get(str(r), "No particular reason.") for r in reasons if r)
+            )
     talk, heard = _outcomes(p, talk, agent)
     said += heard
     if not talk.open():

@@ -201,3 +201,14 @@ def test_after_a_change_of_mind_the_optimum_is_the_changed_requests() -> None:
 def test_a_write_the_kernel_refuses_has_no_amount_to_list() -> None:
     task = task_with(lambda t: t.settled[0].status != "carried out", ("refusal",))
     assert profile(task, 0).wishes[0].amount is None
+
+
+def test_the_reason_is_given_when_asked_not_before() -> None:
+    task = task_with(
+        lambda t: any(r.call.arguments.get("reason") == "other" for r in t.requests),
+        ("pending_change", "return_some", "compound"),
+    )
+    p = replace(profile(task, 0), other=None)
+    assert "reason" not in opening(p).lower() and "particular" not in opening(p)
+    _, said = reply(p, start(p), "May I ask why you want this?")
+    assert "No particular reason." in said
