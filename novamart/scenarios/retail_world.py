@@ -4,8 +4,9 @@ What a fact is (its fields, choice values, ranges, and how one field draws) is r
 retail rulebook's rules/retail/facts.yaml; how many of each the world holds and the catalogue
 from rules/retail/world/world.yaml. Nothing about the world is written in Python.
 
-As in novamart.scenarios.generator, every draw takes its own ``random.Random`` seeded with a
-string naming what it draws (stable across machines and Python versions), and everything is
+As in novamart.scenarios.generator, every thing drawn (a product, a variant, a customer, an
+order, an item...) takes its own ``random.Random`` seeded with a string naming it (stable
+across machines and Python versions), and everything is
 walked in declaration or sorted order, never in hash or set order, so the world of a seed is
 the same everywhere (``World.digest`` pins it).
 """
@@ -167,7 +168,10 @@ def build_world(seed: int, rules_dir: Path = RETAIL_DIR) -> World:
 
 
 class _Builder:
-    """Draws one world; ``rng(name)`` is the generator of one named draw."""
+    """Draws one world; ``rng(name)`` is the generator of one named thing (a product, a
+    variant, a customer, an address, a payment method, an order, an item), which draws that
+    thing's fields in declaration order: so a new field changes only its own kind's later
+    fields, and one generator per thing keeps a world's draw in a few milliseconds."""
 
     def __init__(self, seed: int, rules_dir: Path) -> None:
         self.seed = seed
@@ -186,46 +190,47 @@ class _Builder:
 
     # ---- drawing one field as facts.yaml says ----
 
-    def ident(self, kind: str, field: str, stream: str) -> str:
+    def ident(self, kind: str, field: str, rng: random.Random) -> str:
         """A new identifier of ``kind.field``, by its draw's prefix and digits."""
         draw = _field(self.schema, kind, field).draw
         if draw is None or draw.digits is None:
             raise ScenarioError(f"facts.yaml: {kind}.{field} needs draw: {{prefix, digits}}")
-        rng, digits = self.rng(f"{stream}:{field}"), draw.digits
+        digits = draw.digits
         while True:
             found = f"{draw.prefix or ''}{rng.randint(10 ** (digits - 1), 10**digits - 1)}"
             if found not in self.used:
                 self.used.add(found)
                 return found
 
-    def choice(self, kind: str, field: str, stream: str) -> str:
+    def choice(self, kind: str, field: str, rng: random.Random) -> str:
         spec = _field(self.schema, kind, field)
         weights = (spec.draw.weights if spec.draw else None) or dict.fromkeys(spec.values or (), 1)
         names = list(weights)
-        return self.rng(f"{stream}:{field}").choices(names, weights=[weights[n] for n in names])[0]
+        return rng.choices(names, weights=[weights[n] for n in names])[0]
 
-    def chance(self, kind: str, field: str, stream: str) -> bool:
+    def chance(self, kind: str, field: str, rng: random.Random) -> bool:
         spec = _field(self.schema, kind, field)
         p = spec.draw.chance if spec.draw and spec.draw.chance is not None else 0.5
-        return self.rng(f"{stream}:{field}").random() < p
+        return rng.random() < p
 
-    def money(self, kind: str, field: str, stream: str, bounds: tuple[float, float]) -> float:
+    def money(
+        self, kind: str, field: str, rng: random.Random, bounds: tuple[float, float]
+    ) -> float:
         spec = _field(self.schema, kind, field)
         lo, hi = bounds
         if spec.range is not None:
             lo, hi = max(lo, spec.range[0]), min(hi, spec.range[1])
-        cents = self.rng(f"{stream}:{field}").randint(round(lo * 100), round(hi * 100))
+        cents = rng.randint(round(lo * 100), round(hi * 100))
         return cents / 100
 
-    def count(self, name: str, stream: str) -> int:
+    def count(self, name: str, rng: random.Random) -> int:
         lo, hi = self.shape[name]
-        return self.rng(f"{stream}:{name}").randint(lo, hi)
+        return rng.randint(lo, hi)
 
     # ---- the catalogue ----
 
     def _product(self, name: str, spec: dict[str, Any]) -> Product:
-        stream = f"product:{name}"
-        product_id = self.ident("product", "product_id", stream)
+        product_id = self.ident("product", "product_id", self.rng(f"product:{name}"))
         options = spec["options"]
         combos = itertools.product(*(options[k] for k in options))
         variants = tuple(
@@ -237,20 +242,20 @@ class _Builder:
     def _variant(
         self, product_id: str, options: tuple[tuple[str, str], ...], price: list[float]
     ) -> Variant:
-        stream = f"variant:{product_id}:{'/'.join(v for _, v in options)}"
+        rng = self.rng(f"variant:{product_id}:{'/'.join(v for _, v in options)}")
         return Variant(
-            variant_id=self.ident("variant", "variant_id", stream),
+            variant_id=self.ident("variant", "variant_id", rng),
             product_id=product_id,
             options=options,
-            price=self.money("variant", "price", stream, (price[0], price[1])),
-            available=self.chance("variant", "available", stream),
+            price=self.money("variant", "price", rng, (price[0], price[1])),
+            available=self.chance("variant", "available", rng),
         )
 
     # ---- customers and their orders ----
 
     def _customer(self, number: int, products: tuple[Product, ...]) -> Customer:
         stream = f"customer:{number}"
-        rng = self.rng(f"{stream}:name")
+        rng = self.rng(stream)
         while True:  # a name is unique in the world, so name and zip find one customer
             first, last = rng.choice(catalogue.FIRST_NAMES), rng.choice(catalogue.LAST_NAMES)
             if f"{first} {last}" not in self.used:
@@ -258,19 +263,19 @@ class _Builder:
                 break
         addresses = tuple(
             self._address(f"{stream}:address:{i}")
-            for i in range(self.count("addresses_per_customer", stream))
+            for i in range(self.count("addresses_per_customer", rng))
         )
         payments = tuple(
             self._payment(f"{stream}:payment:{i}")
-            for i in range(self.count("payment_methods_per_customer", stream))
+            for i in range(self.count("payment_methods_per_customer", rng))
         )
         orders = tuple(
             self._order(f"{stream}:order:{i}", addresses, payments, products)
-            for i in range(self.count("orders_per_customer", stream))
+            for i in range(self.count("orders_per_customer", rng))
         )
         handle = f"{first}.{last}{rng.randint(1, 9999)}".lower()
         return Customer(
-            customer_id=self.ident("customer", "customer_id", stream),
+            customer_id=self.ident("customer", "customer_id", rng),
             name=f"{first} {last}",
             email=f"{handle}@{rng.choice(catalogue.MAIL_DOMAINS)}",
             zip=addresses[0].zip,
@@ -284,18 +289,19 @@ class _Builder:
         cities = self.shape["cities"]
         city = rng.choice(list(cities))
         return Address(
-            address_id=self.ident("address", "address_id", stream),
+            address_id=self.ident("address", "address_id", rng),
             line=f"{rng.randint(1, 999)} {rng.choice(self.shape['streets'])}",
             city=city,
             zip=f"{cities[city]}{rng.randint(0, 99):02d}",
         )
 
     def _payment(self, stream: str) -> PaymentMethod:
-        method = self.choice("payment", "method", stream)
+        rng = self.rng(stream)
+        method = self.choice("payment", "method", rng)
         balance_draw = _field(self.schema, "payment", "balance").draw
         bounds = balance_draw.range if balance_draw and balance_draw.range else (0.0, 0.0)
-        balance = self.money("payment", "balance", stream, bounds) if method == "gift_card" else 0
-        number = self.ident("payment", "payment_id", stream)
+        balance = self.money("payment", "balance", rng, bounds) if method == "gift_card" else 0
+        number = self.ident("payment", "payment_id", rng)
         return PaymentMethod(payment_id=f"{method}_{number}", method=method, balance=balance)
 
     def _order(
@@ -306,13 +312,13 @@ class _Builder:
         products: tuple[Product, ...],
     ) -> Order:
         rng = self.rng(stream)
-        status = self.choice("order", "status", stream)
+        status = self.choice("order", "status", rng)
         items = tuple(
             self._item(f"{stream}:item:{i}", status, products)
-            for i in range(self.count("items_per_order", stream))
+            for i in range(self.count("items_per_order", rng))
         )
         return Order(
-            order_id=self.ident("order", "order_id", stream),
+            order_id=self.ident("order", "order_id", rng),
             status=status,
             address=rng.choice(addresses).text(),
             paid_with=rng.choice(payments).payment_id,
@@ -323,10 +329,10 @@ class _Builder:
         rng = self.rng(stream)
         variant = rng.choice(rng.choice(products).variants)
         return Item(
-            item_id=self.ident("item", "item_id", stream),
+            item_id=self.ident("item", "item_id", rng),
             product_id=variant.product_id,
             variant_id=variant.variant_id,
             price=variant.price,
             status=self.shape["item_status"][order_status],
-            final_sale=self.chance("item", "final_sale", stream),
+            final_sale=self.chance("item", "final_sale", rng),
         )

@@ -14,7 +14,7 @@ import yaml
 from novamart.kernel.examples import run_examples
 from novamart.scenarios.retail_world import RETAIL_DIR, build_world, retail_kernel
 
-SEED_0_DIGEST = "58ca3e9e58545d8e923ed63e4545375caae77dddabe65e29a216861b248de41c"
+SEED_0_DIGEST = "0add69cfa03d3412621eb471e083c4863e3a17eefc97d9e226fd1cf912d8aa3d"
 ROOT = Path(__file__).resolve().parents[2]
 
 
