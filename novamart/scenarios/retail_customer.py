@@ -143,9 +143,10 @@ def profile(task: RetailTask, seed: int) -> Profile:
 
 
 def _write_amount(settled: Settled) -> float | None:
-    """The amount of the write the customer wants, when the kernel lets it be carried out (a
-    write it refuses has no amount to list)."""
-    return settled.amount if settled.status == "carried out" else None
+    """The amount of the write the customer wants, when the kernel lets it be carried out and
+    the resolution declares one (a refused write, or an address change, has none to list)."""
+    declared = retail_kernel().rulebook.resolutions[settled.request.call.resolution]
+    return settled.amount if settled.status == "carried out" and declared.amount else None
 
 
 def _dropping_one(request: Request, rng: random.Random) -> Request | None:
@@ -285,8 +286,9 @@ def details_missing(
 ) -> tuple[str, ...]:
     """What of the write ``request`` (with ``amount``) the message ``text`` does not list: the
     order number; each item (its id, or its product when no other item of the order is that
-    product); each new variant (its id or every option value); the amount (to the cent); the
-    payment method (its id, or its kind when the customer holds one of that kind)."""
+    product); each new variant (its id or every option value); each text argument (the new
+    address); the amount (to the cent); the payment method (its id, or its kind when the
+    customer holds one of that kind)."""
     customer = world.customer(request.customer_id)
     order = customer.order(request.order_id)
     lowered = text.lower()
@@ -305,6 +307,11 @@ def details_missing(
         values = [v.lower() for _, v in variant.options]
         if variant_id not in text and not all(v in lowered for v in values):
             missing.append(f"the new variant ({variant.label()})")
+    declared = retail_kernel().rulebook.declared[request.call.resolution]
+    for name, argument in declared.arguments.items():
+        value = request.call.arguments.get(name)
+        if argument.type == "text" and value and str(value).lower() not in lowered:
+            missing.append(f"the new {name.replace('_', ' ')} ({value})")
     if amount is not None and not _says_amount(text, amount):
         missing.append(f"the amount ({abs(amount):.2f})")
     named = request.call.arguments.get("payment_method_id")

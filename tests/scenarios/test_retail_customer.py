@@ -212,3 +212,19 @@ def test_the_reason_is_given_when_asked_not_before() -> None:
     assert "reason" not in opening(p).lower() and "particular" not in opening(p)
     _, said = reply(p, start(p), "May I ask why you want this?")
     assert "No particular reason." in said
+
+
+def test_an_address_change_lists_no_amount() -> None:
+    task = task_with(
+        lambda t: t.settled[0].optimum == "modify_address" and t.settled[0].status == "carried out",
+        ("pending_change",),
+    )
+    p = replace(profile(task, 0), other=None)
+    assert task.settled[0].amount == 0 and p.wishes[0].amount is None
+    request = p.wishes[0].request
+    text = f"I will ship order {request.order_id} to {request.call.arguments['address']}. Shall I?"
+    assert reply(p, start(p), text)[1] == p.yes
+    _, said = reply(
+        p, start(p), f"I will change the address of order {request.order_id}. Shall I go ahead?"
+    )
+    assert said.startswith("Before I say yes, please tell me the new address")
