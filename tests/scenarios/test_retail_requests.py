@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from novamart.kernel.requests import decide_plan
@@ -29,6 +34,24 @@ def test_a_task_is_the_same_every_time() -> None:
     first, again = build_task("compound", 7), build_task("compound", 7)
     assert first.requests == again.requests
     assert first.final.digest() == again.final.digest()
+
+
+def test_a_task_does_not_depend_on_hash_order() -> None:
+    code = (
+        "from novamart.scenarios.retail_requests import build_task\n"
+        "from novamart.scenarios.retail_customer import opening, profile\n"
+        "t = build_task('compound', 11)\n"
+        "print(t.final.digest(), t.signature(), opening(profile(t, 11)))"
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    outputs = set()
+    for hash_seed in ("3", "999"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": root}
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
 
 
 def test_requests_speak_of_the_customers_own_orders(tasks: dict[str, list[RetailTask]]) -> None:
