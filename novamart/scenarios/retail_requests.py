@@ -27,6 +27,7 @@ from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
     RETAIL_DIR,
     Customer,
+    Item,
     Order,
     World,
     build_world,
@@ -124,6 +125,7 @@ def case_facts(
                 "new_variant": target or "",
                 "price": item.price,
                 "new_price": world.variant(target).price if target else item.price,
+                "new_available": world.variant(target).available if target else True,
                 "status": item.status,
                 "final_sale": item.final_sale,
             }
@@ -311,7 +313,8 @@ class _Drawer:
                 chosen.sort(key=lambda i: order.items.index(i))
                 arguments[name] = [i.item_id for i in chosen]
                 if wants_variant:
-                    targets = [(i.item_id, rng.choice(_other_variant(world, i))) for i in chosen]
+                    gone = family.get("unavailable_target", spec["unavailable_target"])
+                    targets = [(i.item_id, _target(world, i, rng, gone)) for i in chosen]
             elif argument.type == "id" and argument.of == "payment":
                 routes = {
                     "gift card": family.get("gift_card_route", spec["gift_card_route"]),
@@ -349,12 +352,23 @@ def _route(world: World, request: Request) -> str:
     return "gift card" if customer.payment(str(named)).method == "gift_card" else "other"
 
 
-def _other_variant(world: World, item: Any) -> list[str]:
-    """The available variants of the item's product other than its own."""
+def _other_variant(world: World, item: Item, available: bool = True) -> list[str]:
+    """The variants of the item's product other than its own, available or not."""
     product = world.product(item.product_id)
     return [
-        v.variant_id for v in product.variants if v.available and v.variant_id != item.variant_id
+        v.variant_id
+        for v in product.variants
+        if v.available == available and v.variant_id != item.variant_id
     ]
+
+
+def _target(world: World, item: Item, rng: random.Random, unavailable: float) -> str:
+    """The variant the customer asks for: an available one, or (chance ``unavailable``) one
+    the catalogue no longer offers, when there is such a variant."""
+    gone = _other_variant(world, item, available=False)
+    if gone and rng.random() < unavailable:
+        return rng.choice(gone)
+    return rng.choice(_other_variant(world, item))
 
 
 def _payment(

@@ -68,7 +68,7 @@ def test_requests_speak_of_the_customers_own_orders(tasks: dict[str, list[Retail
                 item = next(i for i in order.items if i.item_id == item_id)
                 variant = task.world.variant(variant_id)
                 assert variant.product_id == item.product_id
-                assert variant.variant_id != item.variant_id and variant.available
+                assert variant.variant_id != item.variant_id
 
 
 def test_the_optimum_is_the_kernels_decision(tasks: dict[str, list[RetailTask]]) -> None:
@@ -197,3 +197,16 @@ def test_a_refund_goes_only_to_the_method_that_paid_or_a_gift_card(
     elsewhere = [s for s in returns if s.route == "other"]
     assert elsewhere and all(s.status != "carried out" for s in elsewhere)
     assert {s.route for s in returns if s.status == "carried out"} == {"original", "gift card"}
+
+
+def test_a_variant_no_longer_offered_is_declined(tasks: dict[str, list[RetailTask]]) -> None:
+    asked = [
+        (s, t.world)
+        for found in tasks.values()
+        for t in found
+        for s in t.settled
+        if s.request.targets
+    ]
+    gone = [s for s, w in asked if not all(w.variant(v).available for _, v in s.request.targets)]
+    assert gone and all(s.status == "declined" for s in gone)
+    assert all("no longer available" in " ".join(s.reasons) for s in gone)
