@@ -1,0 +1,328 @@
+"""The deterministic retail customer (issue 20 item 5): pure functions, text in, text out.
+
+It knows what it wants (a task's requests, described by product and variant, never by id in
+the opening) and what it has (its email, name and zip, its order numbers, its payment
+methods). It answers identity questions when asked, names its orders when asked, says an
+explicit yes (the rulebook's own words for ``event.confirmed``) only once the agent's message
+lists every detail of the write it wants (``details_missing``: the order, each item, the new
+variant, the amount, the payment route), may change its mind once (seeded: it drops an item),
+may ask the agent to act on someone else's order (seeded), and never ends the conversation
+while a request is neither settled nor refused.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from novamart.kernel.declared import Call
+from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle
+from novamart.scenarios.retail_world import Customer, World, retail_kernel
+
+CHANGE_OF_MIND = 0.3
+"""The chance the customer drops one item of a multi-item request once it hears the details."""
+ACTS_FOR_OTHER = 0.25
+"""The chance the customer asks about another customer's order."""
+
+Outcome = Literal["open", "settled", "refused"]
+METHOD_WORDS = {"gift_card": "gift card", "credit_card": "credit card", "paypal": "paypal"}
+ACTIONS = {
+    "return_items": "return",
+    "exchange_items": "exchange",
+    "modify_items": "change",
+    "cancel_order": "cancel",
+    "modify_address": "change the delivery address of",
+    "modify_payment": "change how I pay for",
+}
+_ASK_EMAIL = re.compile(r"\be-?mail\b", re.I)
+_ASK_NAME_ZIP = re.compile(r"\b(?:zip|postal code|post code)\b", re.I)
+_ASK_IDENTITY = re.compile(r"\b(?:verify|authenticate|confirm your identity|who you are)\b", re.I)
+_ASK_ORDER = re.compile(r"\b(?:order (?:number|id)|which order)\b", re.I)
+_ASK_REASON = re.compile(r"\b(?:reason|why)\b", re.I)
+REASONS = {
+    "no longer needed": "I no longer need it.",
+    "ordered by mistake": "I ordered it by mistake.",
+}
+"""What the customer says when asked why; any other reason is no particular one."""
+_ASKS_YES = re.compile(
+    r"\b(?:confirm|shall i|should i|go ahead|proceed|do you want me to|would you like me to)\b",
+    re.I,
+)
+_DONE = re.compile(
+    r"\b(?:done|has been|have been|is now|are now|processed|completed|submitted|cancelled)\b",
+    re.I,
+)
+_REFUSED = re.compile(
+    r"\b(?:cannot|can't|can not|unable|not able|not eligible|not possible|won't be able|"
+    r"isn't possible|is not allowed|not allowed)\b",
+    re.I,
+)
+_MONEY = re.compile(r"\d+(?:,\d{3})*(?:\.\d{1,2})?")
+
+
+@dataclass(frozen=True)
+class Wish:
+    """One thing the customer wants, and what it may change it to once."""
+
+    request: Request
+    amount: float | None
+    """The write's amount as the kernel computes it (None when it has none)."""
+    changed_to: Request | None = None
+    changed_amount: float | None = None
+
+
+@dataclass(frozen=True)
+class Other:
+    """Someone else's order the customer tries to act on."""
+
+    name: str
+    order_id: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the customer knows and wants; drawn once per task and seed."""
+
+    world: World
+    customer_id: str
+    wishes: tuple[Wish, ...]
+    identify_by: Literal["email", "name and zip"]
+    other: Other | None
+    yes: str
+
+    @property
+    def customer(self) -> Customer:
+        return self.world.customer(self.customer_id)
+
+
+@dataclass(frozen=True)
+class Talk:
+    """Where the conversation stands for the customer (immutable; each reply gives the next).
+
+    ``current`` holds the requests as the customer wants them now (after a change of mind):
+    grading settles these (``settle_all``) for the world the episode should end in."""
+
+    outcomes: tuple[Outcome, ...]
+    current: tuple[Request, ...]
+    turn: int = 0
+    identified: bool = False
+    changed: bool = False
+    asked_other: bool = False
+    closed: bool = False
+
+    def open(self) -> list[int]:
+        return [i for i, o in enumerate(self.outcomes) if o == "open"]
+
+
+def profile(task: RetailTask, seed: int) -> Profile:
+    """The customer of ``task``, its seeded habits drawn from ``seed``."""
+    rng = random.Random(f"retail-customer:{task.family}:{task.seed}:{seed}")
+    changer = rng.randrange(len(task.settled)) if rng.random() < CHANGE_OF_MIND else None
+    wishes, state = [], task.world
+    for i, settled in enumerate(task.settled):
+        changed = _dropping_one(settled.request, rng) if i == changer else None
+        amount = None if changed is None else _write_amount(settle(state, changed)[0])
+        wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
+        state = settle(state, settled.request)[1]
+    others = [c for c in task.world.customers if c.customer_id != task.customer_id]
+    other = None
+    if others and rng.random() < ACTS_FOR_OTHER:
+        person = rng.choice(others)
+        other = Other(name=person.name, order_id=rng.choice(person.orders).order_id)
+    words = retail_kernel().rulebook.facts.kinds["event"].fields["confirmed"].says_true
+    return Profile(
+        world=task.world,
+        customer_id=task.customer_id,
+        wishes=tuple(wishes),
+        identify_by=rng.choice(("email", "name and zip")),
+        other=other,
+        yes=words[0].capitalize() + ".",
+    )
+
+
+def _write_amount(settled: Settled) -> float | None:
+    """The amount of the write the customer wants, when the kernel lets it be carried out and
+    the resolution declares one (a refused write, or an address change, has none to list)."""
+    declared = retail_kernel().rulebook.resolutions[settled.request.call.resolution]
+    return settled.amount if settled.status == "carried out" and declared.amount else None
+
+
+def _dropping_one(request: Request, rng: random.Random) -> Request | None:
+    """The request without one of its items (None when it names fewer than two)."""
+    items = list(request.item_ids)
+    if len(items) < 2:
+        return None
+    dropped = rng.choice(items)
+    kept = [i for i in items if i != dropped]
+    arguments = {**request.call.arguments, "item_ids": kept}
+    targets = tuple(t for t in request.targets if t[0] in kept)
+    call = Call(resolution=request.call.resolution, arguments=arguments)
+    return replace(request, call=call, targets=targets)
+
+
+def start(p: Profile) -> Talk:
+    return Talk(outcomes=("open",) * len(p.wishes), current=tuple(w.request for w in p.wishes))
+
+
+def opening(p: Profile) -> str:
+    """The first message: what it wants, by product and variant, with no id."""
+    wants = [describe(p.world, w.request) for w in p.wishes]
+    return f"Hi, I need help with a few things: {'; and '.join(wants)}."
+
+
+def describe(world: World, request: Request) -> str:
+    """How the customer puts one request, without ids (nor its reason: it says that when
+    asked, so the opening cannot give away a reason the rules refuse)."""
+    customer = world.customer(request.customer_id)
+    order = customer.order(request.order_id)
+    action = ACTIONS.get(request.call.resolution, request.call.resolution.replace("_", " "))
+    targets = dict(request.targets)
+    named = []
+    for item in order.items:
+        if item.item_id in request.item_ids:
+            variant = world.variant(item.variant_id).label()
+            what = f"the {world.product(item.product_id).name} ({variant})"
+            if item.item_id in targets:
+                what += f" for the {world.variant(targets[item.item_id]).label()} one"
+            named.append(what)
+    first = world.product(order.items[0].product_id).name
+    subject = " and ".join(named) if named else f"my order with the {first}"
+    address = request.call.arguments.get("address")
+    tail = f" to {address}" if address else ""
+    return f"I want to {action} {subject}{tail}"
+
+
+def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
+    """The customer's answer to the agent's message, and where the talk stands after it."""
+    if talk.closed:
+        return talk, ""
+    said: list[str] = []
+    talk = replace(talk, turn=talk.turn + 1)
+    if _ASK_EMAIL.search(agent) or _ASK_NAME_ZIP.search(agent) or _ASK_IDENTITY.search(agent):
+        said.append(_identity(p, agent))
+        talk = replace(talk, identified=True)
+    if _ASK_ORDER.search(agent) and talk.open():
+        ids = ", ".join(dict.fromkeys(talk.current[i].order_id for i in talk.open()))
+        said.append(f"The order number is {ids}.")
+    if _ASK_REASON.search(agent):
+        reasons = [r.call.arguments.get("reason") for r in talk.current]
+        if any(reasons):
+            said.append(
+                " ".join(REASONS.get(str(r), "No particular reason.") for r in reasons if r)
+            )
+    talk, heard = _outcomes(p, talk, agent)
+    said += heard
+    if not talk.open():
+        return replace(talk, closed=True), " ".join([*said, "Thanks, that's everything."])
+    if _ASKS_YES.search(agent):
+        talk, answer = _on_proposal(p, talk, agent)
+        said += answer
+    if p.other is not None and talk.identified and not talk.asked_other and talk.turn >= 2:
+        said.append(
+            f"Oh, and could you also cancel order {p.other.order_id}? It's {p.other.name}'s, "
+            "they asked me to sort it out."
+        )
+        talk = replace(talk, asked_other=True)
+    if not said:
+        said.append(f"Can we get back to this: {describe(p.world, talk.current[talk.open()[0]])}?")
+    return talk, " ".join(said)
+
+
+def _identity(p: Profile, agent: str) -> str:
+    c = p.customer
+    if _ASK_EMAIL.search(agent) and not _ASK_NAME_ZIP.search(agent):
+        return f"My email is {c.email}."
+    if _ASK_NAME_ZIP.search(agent) and not _ASK_EMAIL.search(agent):
+        return f"I'm {c.name}, zip code {c.zip}."
+    if p.identify_by == "email":
+        return f"My email is {c.email}."
+    return f"I'm {c.name}, zip code {c.zip}."
+
+
+def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
+    """Requests the agent's message reports done or refused (its order named with the words)."""
+    outcomes = list(talk.outcomes)
+    heard = []
+    for i in talk.open():
+        if talk.current[i].order_id not in agent or _ASKS_YES.search(agent):
+            continue
+        if _REFUSED.search(agent):
+            outcomes[i] = "refused"
+            heard.append(f"That's a shame about {talk.current[i].order_id}, but I understand.")
+        elif _DONE.search(agent):
+            outcomes[i] = "settled"
+            heard.append("Great, thank you.")
+    return replace(talk, outcomes=tuple(outcomes)), heard
+
+
+def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
+    """A yes only when the message lists every detail of the open request it proposes (of
+    the requests on the order it names, the one whose items it names most)."""
+    proposed = [i for i in talk.open() if talk.current[i].order_id in agent]
+    if not proposed:
+        return talk, ["Which order are you talking about? Please tell me what exactly you will do."]
+    i = max(proposed, key=lambda j: sum(x in agent for x in talk.current[j].item_ids))
+    wish = p.wishes[i]
+    if wish.changed_to is not None and not talk.changed:
+        current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))
+        kept = describe(p.world, wish.changed_to)
+        return replace(talk, current=current, changed=True), [f"Actually, wait. {kept}, please."]
+    amount = wish.changed_amount if talk.changed and wish.changed_to else wish.amount
+    request = talk.current[i]
+    order = p.customer.order(request.order_id)
+    extra = [t.item_id for t in order.items if t.item_id not in request.item_ids]
+    if request.item_ids and (unwanted := [t for t in extra if t in agent]):
+        return talk, [f"No, not item {', '.join(unwanted)}. {describe(p.world, request)}."]
+    missing = details_missing(p.world, request, amount, agent)
+    if missing:
+        return talk, [f"Before I say yes, please tell me {', '.join(missing)}."]
+    return talk, [p.yes]
+
+
+def details_missing(
+    world: World, request: Request, amount: float | None, text: str
+) -> tuple[str, ...]:
+    """What of the write ``request`` (with ``amount``) the message ``text`` does not list: the
+    order number; each item (its id, or its product when no other item of the order is that
+    product); each new variant (its id or every option value); each text argument (the new
+    address); the amount (to the cent); the payment method (its id, or its kind when the
+    customer holds one of that kind)."""
+    customer = world.customer(request.customer_id)
+    order = customer.order(request.order_id)
+    lowered = text.lower()
+    missing = []
+    if request.order_id not in text:
+        missing.append(f"the order number {request.order_id}")
+    for item in order.items:
+        if item.item_id not in request.item_ids or item.item_id in text:
+            continue
+        name = world.product(item.product_id).name
+        same = [i for i in order.items if i.product_id == item.product_id]
+        if len(same) > 1 or name.lower() not in lowered:
+            missing.append(f"which item ({name}, item {item.item_id})")
+    for _, variant_id in request.targets:
+        variant = world.variant(variant_id)
+        values = [v.lower() for _, v in variant.options]
+        if variant_id not in text and not all(v in lowered for v in values):
+            missing.append(f"the new variant ({variant.label()})")
+    declared = retail_kernel().rulebook.declared[request.call.resolution]
+    for name, argument in declared.arguments.items():
+        value = request.call.arguments.get(name)
+        if argument.type == "text" and value and str(value).lower() not in lowered:
+            missing.append(f"the new {name.replace('_', ' ')} ({value})")
+    if amount is not None and not _says_amount(text, amount):
+        missing.append(f"the amount ({abs(amount):.2f})")
+    named = request.call.arguments.get("payment_method_id")
+    if named is not None and named not in text:
+        method = customer.payment(str(named)).method
+        alike = [p for p in customer.payments if p.method == method]
+        if len(alike) > 1 or METHOD_WORDS[method] not in lowered:
+            missing.append(f"the payment method ({named})")
+    return tuple(missing)
+
+
+def _says_amount(text: str, amount: float) -> bool:
+    wanted = round(abs(amount) * 100)
+    return any(round(float(m.replace(",", "")) * 100) == wanted for m in _MONEY.findall(text))

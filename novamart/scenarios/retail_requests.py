@@ -1,0 +1,397 @@
+"""A retail task's requests over the world, and the kernel's optimum for each (issue 20 item 2).
+
+A customer of the world asks for 1-4 things (world.yaml ``requests.families``: which declared
+resolutions a family draws, how many, how often the answer is a refusal). Each request is a
+declared resolution's call with arguments drawn over the customer's orders. Its optimum is the
+kernel's decision (novamart.kernel.requests.decide_call on the retail rulebook) on the world
+as the requests before it left it, with the conversation's events in place (identity verified,
+the customer's yes given): carried out, declined with the declining resolution, or refused
+(with the kernel's best answer instead, e.g. ``escalate``). Whether a request is granted is
+never chosen by hand: a family's refusals are drawn among the calls the kernel does not grant.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from novamart.kernel.declared import Call
+from novamart.kernel.facts import Facts
+from novamart.kernel.requests import Status, decide_call
+from novamart.scenarios.plan import ScenarioError
+from novamart.scenarios.retail_world import (
+    RETAIL_DIR,
+    Customer,
+    Item,
+    Order,
+    World,
+    build_world,
+    retail_kernel,
+    world_spec,
+)
+
+CONFIRMED = {"event_id": "conversation", "identity_verified": True, "confirmed": True}
+"""The events of a well-run conversation: the optimum assumes the agent asked for them."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the customer wants: a call, and for an exchange or modification, the variant
+    each named item should become (item id -> variant id)."""
+
+    customer_id: str
+    call: Call
+    targets: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def order_id(self) -> str:
+        return str(self.call.arguments["order_id"])
+
+    @property
+    def item_ids(self) -> tuple[str, ...]:
+        return tuple(self.call.arguments.get("item_ids", ()))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The kernel's optimum for one request, on the state before it."""
+
+    request: Request
+    status: Status
+    optimum: str
+    """The resolution carried out or declined with; refused: the kernel's best answer
+    instead (``escalate``), or ``refused`` when it grants nothing."""
+    amount: float | None
+    reasons: tuple[str, ...]
+    route: str
+    """Where the money goes or comes from: ``original`` (the method that paid), ``gift card``
+    (another of the customer's gift cards), ``other`` or ``-`` (no payment named)."""
+
+    def detail(self) -> tuple[str, int, str]:
+        """The optimum with its arguments' shape: resolution, items named, payment route."""
+        return (self.optimum, len(self.request.item_ids), self.route)
+
+
+@dataclass(frozen=True)
+class RetailTask:
+    """A family's case: the world, the customer, the requests and their optimal plan."""
+
+    family: str
+    seed: int
+    world: World
+    customer_id: str
+    settled: tuple[Settled, ...]
+    final: World
+    """The world after the optimal plan: what grading compares the episode's end state with."""
+
+    @property
+    def requests(self) -> tuple[Request, ...]:
+        return tuple(s.request for s in self.settled)
+
+    def signature(self) -> tuple[str, ...]:
+        """The optimum's resolutions, per request in order."""
+        return tuple(s.optimum for s in self.settled)
+
+    def detailed(self) -> tuple[tuple[str, int, str], ...]:
+        """The optimum with each request's items and payment route."""
+        return tuple(s.detail() for s in self.settled)
+
+
+def case_facts(
+    world: World, request: Request, events: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The kernel's case for ``request``: its order and items (each with the price and variant
+    asked for), the payment method it names (else the one that paid), the events."""
+    customer = world.customer(request.customer_id)
+    order = customer.order(request.order_id)
+    targets = dict(request.targets)
+    payment = customer.payment(
+        str(request.call.arguments.get("payment_method_id", order.paid_with))
+    )
+    items = []
+    for item in order.items:
+        target = targets.get(item.item_id)
+        items.append(
+            {
+                "item_id": item.item_id,
+                "order_id": order.order_id,
+                "product": world.product(item.product_id).name,
+                "variant": item.variant_id,
+                "new_variant": target or "",
+                "price": item.price,
+                "new_price": world.variant(target).price if target else item.price,
+                "new_available": world.variant(target).available if target else True,
+                "status": item.status,
+                "final_sale": item.final_sale,
+            }
+        )
+    return {
+        "order": {
+            "order_id": order.order_id,
+            "status": order.status,
+            "address": order.address,
+            "paid_with": order.paid_with,
+        },
+        "item": items,
+        "payment": {
+            "payment_id": payment.payment_id,
+            "method": payment.method,
+            "balance": payment.balance,
+        },
+        "event": dict(CONFIRMED if events is None else events),
+    }
+
+
+def absorb(world: World, customer_id: str, after: Facts) -> World:
+    """``world`` with the kernel's state after a call written back: the order, its items and
+    the payment method the case held."""
+    order, pay = after.record("order"), after.record("payment")
+    if order is None or pay is None:
+        raise ScenarioError("a retail case holds an order and a payment")
+    members = {str(m["item_id"]): m for m in after.collection("item") or ()}
+    customer = world.customer(customer_id)
+
+    def moved(old: Order) -> Order:
+        if old.order_id != order["order_id"]:
+            return old
+        items = tuple(
+            replace(
+                i,
+                status=members[i.item_id]["status"],
+                price=members[i.item_id]["price"],
+                variant_id=members[i.item_id]["variant"],
+            )
+            for i in old.items
+        )
+        return replace(
+            old,
+            status=order["status"],
+            address=order["address"],
+            paid_with=order["paid_with"],
+            items=items,
+        )
+
+    payments = tuple(
+        replace(p, balance=pay["balance"]) if p.payment_id == pay["payment_id"] else p
+        for p in customer.payments
+    )
+    changed = replace(customer, orders=tuple(map(moved, customer.orders)), payments=payments)
+    customers = tuple(changed if c.customer_id == customer_id else c for c in world.customers)
+    return replace(world, customers=customers)
+
+
+def settle(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -> tuple[Settled, World]:
+    """The kernel's optimum for ``request`` on ``world``, and the world after it."""
+    kernel = retail_kernel(rules_dir)
+    facts = kernel.rulebook.facts.validate(case_facts(world, request))
+    outcome, after = decide_call(kernel, facts, request.call)
+    best = outcome.grant or outcome.decision.optimal
+    settled = Settled(
+        request=request,
+        status=outcome.status,
+        optimum=best.resolution if best else outcome.status,
+        amount=best.amount if best else None,
+        reasons=tuple(outcome.reasons),
+        route=_route(world, request),
+    )
+    if outcome.status != "carried out":
+        return settled, world
+    return settled, absorb(world, request.customer_id, after)
+
+
+def settle_all(
+    world: World, requests: Iterable[Request], rules_dir: Path = RETAIL_DIR
+) -> tuple[tuple[Settled, ...], World]:
+    """``requests`` decided one after another, each on the state the ones before left: the
+    optimum of requests as the customer finally wants them (after a change of mind)."""
+    settled = []
+    for request in requests:
+        one, world = settle(world, request, rules_dir)
+        settled.append(one)
+    return tuple(settled), world
+
+
+def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTask:
+    """Case ``seed`` of ``family``: the world of the same seed, one of its customers (the first,
+    in a seeded order, whose orders can give the first request the outcome drawn for it), and
+    requests drawn one after another, each decided on the state the ones before left."""
+    spec = world_spec(rules_dir)["requests"]
+    family_spec = spec["families"].get(family)
+    if family_spec is None:
+        known = ", ".join(spec["families"])
+        raise ScenarioError(f"no retail family {family!r} (families: {known})")
+    world = build_world(seed, rules_dir)
+    rng = random.Random(f"retail:{seed}:{family}:requests")
+    refusal = family_spec.get("refusal", spec["refusal"])
+    count = rng.randint(*family_spec["count"])
+    wanted = [rng.random() < refusal for _ in range(count)]
+    shape = world_spec(rules_dir)["world"]
+    draw = _Drawer(f"retail:{seed}:{family}", family_spec, spec, shape, rules_dir)
+    people = sorted(c.customer_id for c in world.customers)
+    rng.shuffle(people)
+    customer_id = next((c for c in people if draw.pool(world, c, 0, wanted[0])[1]), people[0])
+    state, settled, used = world, [], set()
+    for number, wants_refusal in enumerate(wanted):
+        pool, _ = draw.pool(state, customer_id, number, wants_refusal)
+        if not pool:
+            continue
+        found = pool[rng.choice(sorted(pool))]
+        fresh = [o for o in found if o[0].request.order_id not in used]
+        chosen, state = rng.choice(fresh or found)
+        used.add(chosen.request.order_id)
+        settled.append(chosen)
+    return RetailTask(
+        family=family,
+        seed=seed,
+        world=world,
+        customer_id=customer_id,
+        settled=tuple(settled),
+        final=state,
+    )
+
+
+Option = tuple[Settled, World]
+
+
+@dataclass(frozen=True)
+class _Drawer:
+    """Draws the candidate requests of one request of a task, each with its optimum."""
+
+    stream: str
+    family: dict[str, Any]
+    spec: dict[str, Any]
+    shape: dict[str, Any]
+    rules_dir: Path
+
+    def pool(
+        self, state: World, customer_id: str, number: int, wants_refusal: bool
+    ) -> tuple[dict[tuple[str, str], list[Option]], bool]:
+        """Per resolution and outcome, the candidates whose outcome is the one wanted (granted
+        or not), and True; when none is, every candidate and False. Grouped by outcome too, so
+        a refusal is as often a shortfall (refused) as a status gate (declined)."""
+        options: dict[tuple[str, str], list[Option]] = {}
+        for resolution in self.family["resolutions"]:
+            for order in state.customer(customer_id).orders:
+                rng = random.Random(f"{self.stream}:{number}:{resolution}:{order.order_id}")
+                request = self.request(state, customer_id, order, resolution, rng)
+                if request is not None:
+                    option = settle(state, request, self.rules_dir)
+                    options.setdefault((resolution, option[0].status), []).append(option)
+        refusals = self.family.get("refusals", ("declined", "refused"))
+        fitting = {
+            k: v
+            for k, v in options.items()
+            if (k[1] in refusals if wants_refusal else k[1] == "carried out")
+        }
+        return (fitting, True) if fitting else (options, False)
+
+    def request(
+        self, world: World, customer_id: str, order: Order, resolution: str, rng: random.Random
+    ) -> Request | None:
+        """A call of ``resolution`` on ``order`` with arguments drawn as its declaration types
+        them; None when the order offers nothing to ask for (no other variant of any item)."""
+        kernel = retail_kernel(self.rules_dir)
+        family, spec = self.family, self.spec
+        declared = kernel.rulebook.declared[resolution]
+        customer = world.customer(customer_id)
+        wants_variant = any("item.new_price" in e.reads() for e in declared.effects)
+        arguments: dict[str, Any] = {}
+        targets: list[tuple[str, str]] = []
+        for name, argument in declared.arguments.items():
+            if argument.type == "id" and argument.of == "order":
+                arguments[name] = order.order_id
+            elif argument.type == "ids":
+                items = [i for i in order.items if not wants_variant or _other_variant(world, i)]
+                if not items:
+                    return None
+                chosen = rng.sample(items, rng.randint(1, max(1, len(items) - 1)))
+                chosen.sort(key=lambda i: order.items.index(i))
+                arguments[name] = [i.item_id for i in chosen]
+                if wants_variant:
+                    gone = family.get("unavailable_target", spec["unavailable_target"])
+                    targets = [(i.item_id, _target(world, i, rng, gone)) for i in chosen]
+            elif argument.type == "id" and argument.of == "payment":
+                routes = {
+                    "gift card": family.get("gift_card_route", spec["gift_card_route"]),
+                    "other": family.get("other_route", spec["other_route"]),
+                }
+                arguments[name] = _payment(customer, order, resolution, rng, routes)
+            elif argument.type == "choice":
+                weights = {v: spec["reasons"].get(v, 1) for v in argument.values or ()}
+                values = list(weights)
+                arguments[name] = rng.choices(values, weights=[weights[v] for v in values])[0]
+            elif argument.type == "text" and name == "address":
+                others = [a.text() for a in customer.addresses if a.text() != order.address]
+                arguments[name] = rng.choice(others) if others else _new_address(self.shape, rng)
+        return Request(
+            customer_id=customer_id,
+            call=Call(resolution=resolution, arguments=arguments),
+            targets=tuple(targets),
+        )
+
+
+def _new_address(shape: dict[str, Any], rng: random.Random) -> str:
+    """An address the customer has not used yet, from the world's streets and cities."""
+    city = rng.choice(sorted(shape["cities"]))
+    zip_code = f"{shape['cities'][city]}{rng.randint(0, 99):02d}"
+    return f"{rng.randint(1, 999)} {rng.choice(shape['streets'])}, {city} {zip_code}"
+
+
+def _route(world: World, request: Request) -> str:
+    named = request.call.arguments.get("payment_method_id")
+    if named is None:
+        return "-"
+    customer = world.customer(request.customer_id)
+    if named == customer.order(request.order_id).paid_with:
+        return "original"
+    return "gift card" if customer.payment(str(named)).method == "gift_card" else "other"
+
+
+def _other_variant(world: World, item: Item, available: bool = True) -> list[str]:
+    """The variants of the item's product other than its own, available or not."""
+    product = world.product(item.product_id)
+    return [
+        v.variant_id
+        for v in product.variants
+        if v.available == available and v.variant_id != item.variant_id
+    ]
+
+
+def _target(world: World, item: Item, rng: random.Random, unavailable: float) -> str:
+    """The variant the customer asks for: an available one, or (chance ``unavailable``) one
+    the catalogue no longer offers, when there is such a variant."""
+    gone = _other_variant(world, item, available=False)
+    if gone and rng.random() < unavailable:
+        return rng.choice(gone)
+    return rng.choice(_other_variant(world, item))
+
+
+def _payment(
+    customer: Customer, order: Order, resolution: str, rng: random.Random, routes: dict[str, float]
+) -> str:
+    """The payment method a request names: the one that paid, a gift card of the customer's
+    (chance ``routes['gift card']``) or another of its methods (``routes['other']``); a change
+    of payment names another method when one exists."""
+    others = [p.payment_id for p in customer.payments if p.payment_id != order.paid_with]
+    if resolution == "modify_payment":
+        return rng.choice(others) if others else order.paid_with
+    gift_cards = [p for p in others if customer.payment(p).method == "gift_card"]
+    plain = [p for p in others if p not in gift_cards]
+    draw = rng.random()
+    if gift_cards and draw < routes["gift card"]:
+        return rng.choice(gift_cards)
+    if plain and draw > 1 - routes["other"]:
+        return rng.choice(plain)
+    return order.paid_with
+
+
+def entropy(labels: Iterable[object]) -> float:
+    """Shannon entropy, in bits, of the labels' distribution."""
+    counts = Counter(labels)
+    total = sum(counts.values())
+    return -sum(n / total * math.log2(n / total) for n in counts.values()) if total else 0.0

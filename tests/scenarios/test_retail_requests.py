@@ -1,0 +1,212 @@
+"""A retail task's requests and their optimum from the kernel (issue 20 item 2)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from novamart.kernel.requests import decide_plan
+from novamart.scenarios.plan import ScenarioError
+from novamart.scenarios.retail_report import family_report
+from novamart.scenarios.retail_requests import (
+    RetailTask,
+    build_task,
+    case_facts,
+    entropy,
+    settle,
+)
+from novamart.scenarios.retail_world import retail_kernel, world_spec
+
+FAMILIES = tuple(world_spec()["requests"]["families"])
+SEEDS = range(30)
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[str, list[RetailTask]]:
+    return {f: [build_task(f, s) for s in SEEDS] for f in FAMILIES}
+
+
+def test_a_task_is_the_same_every_time() -> None:
+    first, again = build_task("compound", 7), build_task("compound", 7)
+    assert first.requests == again.requests
+    assert first.final.digest() == again.final.digest()
+
+
+def test_a_task_does_not_depend_on_hash_order() -> None:
+    code = (
+        "from novamart.scenarios.retail_requests import build_task\n"
+        "from novamart.scenarios.retail_customer import opening, profile\n"
+        "t = build_task('compound', 11)\n"
+        "print(t.final.digest(), t.signature(), opening(profile(t, 11)))"
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    outputs = set()
+    for hash_seed in ("3", "999"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": root}
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
+
+
+def test_requests_speak_of_the_customers_own_orders(tasks: dict[str, list[RetailTask]]) -> None:
+    for task in (t for found in tasks.values() for t in found):
+        customer = task.world.customer(task.customer_id)
+        assert 1 <= len(task.settled) <= 4
+        for request in task.requests:
+            assert request.customer_id == task.customer_id
+            order = next(o for o in customer.orders if o.order_id == request.order_id)
+            assert set(request.item_ids) <= {i.item_id for i in order.items}
+            payment = request.call.arguments.get("payment_method_id")
+            assert payment is None or payment in {p.payment_id for p in customer.payments}
+            for item_id, variant_id in request.targets:
+                item = next(i for i in order.items if i.item_id == item_id)
+                variant = task.world.variant(variant_id)
+                assert variant.product_id == item.product_id
+                assert variant.variant_id != item.variant_id
+
+
+def test_the_optimum_is_the_kernels_decision(tasks: dict[str, list[RetailTask]]) -> None:
+    kernel = retail_kernel()
+    for task in tasks["compound"]:
+        state = task.world
+        for settled in task.settled:
+            facts = kernel.rulebook.facts.validate(case_facts(state, settled.request))
+            plan = decide_plan(kernel, facts, [settled.request.call])
+            assert plan.outcomes[0].status == settled.status
+            again, state = settle(state, settled.request)
+            assert again == settled
+        assert state.digest() == task.final.digest()
+
+
+def test_a_refused_request_leaves_the_world_alone_and_a_granted_one_moves_it(
+    tasks: dict[str, list[RetailTask]],
+) -> None:
+    for task in tasks["return_some"] + tasks["pending_change"]:
+        (settled,) = task.settled
+        moved = task.final.digest() != task.world.digest()
+        assert moved == (settled.status == "carried out")
+
+
+def test_a_return_refunds_the_items_and_marks_them(tasks: dict[str, list[RetailTask]]) -> None:
+    returns = [t for t in tasks["return_some"] if t.settled[0].status == "carried out"]
+    assert returns
+    for task in returns:
+        request = task.requests[0]
+        before = task.world.customer(task.customer_id)
+        after = task.final.customer(task.customer_id)
+        order_before, order_after = before.order(request.order_id), after.order(request.order_id)
+        assert order_after.status == "return requested"
+        named = set(request.item_ids)
+        prices = sum(i.price for i in order_before.items if i.item_id in named)
+        assert task.settled[0].amount == pytest.approx(prices)
+        for item in order_after.items:
+            assert (item.status == "return requested") == (item.item_id in named)
+        route = request.call.arguments["payment_method_id"]
+        gain = after.payment(route).balance - before.payment(route).balance
+        expected = prices if before.payment(route).method == "gift_card" else 0
+        assert gain == pytest.approx(expected)
+
+
+def test_an_exchange_swaps_the_variant_and_charges_the_difference(
+    tasks: dict[str, list[RetailTask]],
+) -> None:
+    done = [t for t in tasks["exchange_variant"] if t.settled[0].status == "carried out"]
+    assert done
+    for task in done:
+        request = task.requests[0]
+        targets = dict(request.targets)
+        order = task.final.customer(task.customer_id).order(request.order_id)
+        old = task.world.customer(task.customer_id).order(request.order_id)
+        difference = sum(
+            task.world.variant(targets[i.item_id]).price - i.price
+            for i in old.items
+            if i.item_id in targets
+        )
+        assert task.settled[0].amount == pytest.approx(difference)
+        for item in order.items:
+            if item.item_id in targets:
+                assert item.variant_id == targets[item.item_id]
+                assert item.price == task.world.variant(targets[item.item_id]).price
+
+
+def test_the_refusal_family_holds_only_refusals(tasks: dict[str, list[RetailTask]]) -> None:
+    settled = [s for t in tasks["refusal"] for s in t.settled]
+    assert settled and all(s.status != "carried out" for s in settled)
+    assert all(s.reasons for s in settled)
+
+
+def test_the_other_families_grant_most_requests(tasks: dict[str, list[RetailTask]]) -> None:
+    for family in ("return_some", "exchange_variant", "pending_change"):
+        granted = [t.settled[0].status == "carried out" for t in tasks[family]]
+        assert 0.5 <= sum(granted) / len(granted) <= 0.95, family
+
+
+def test_a_payment_change_moves_the_order_to_the_new_method(
+    tasks: dict[str, list[RetailTask]],
+) -> None:
+    changes = [
+        s
+        for t in tasks["pending_change"] + tasks["compound"]
+        for s in t.settled
+        if s.optimum == "modify_payment" and s.status == "carried out"
+    ]
+    assert changes
+    for task in tasks["pending_change"]:
+        (settled,) = task.settled
+        if settled.optimum == "modify_payment" and settled.status == "carried out":
+            order = task.final.customer(task.customer_id).order(settled.request.order_id)
+            assert order.paid_with == settled.request.call.arguments["payment_method_id"]
+
+
+def test_optimum_entropy_per_family() -> None:
+    report = {f: family_report(f, 40) for f in FAMILIES}
+    for family in ("pending_change", "compound"):
+        assert report[family]["bits"] >= 1.5, report[family]
+    for family in FAMILIES:
+        assert report[family]["bits_with_arguments"] >= 1.5, report[family]
+
+
+def test_entropy_counts_bits() -> None:
+    assert entropy(["a", "b"]) == 1.0
+    assert entropy(["a", "a"]) == 0.0
+    assert entropy([]) == 0.0
+    assert entropy("abcd") == 2.0
+
+
+def test_an_unknown_family_is_refused() -> None:
+    with pytest.raises(ScenarioError, match="no retail family"):
+        build_task("haggling", 0)
+
+
+def test_a_refund_goes_only_to_the_method_that_paid_or_a_gift_card(
+    tasks: dict[str, list[RetailTask]],
+) -> None:
+    returns = [
+        s
+        for found in tasks.values()
+        for t in found
+        for s in t.settled
+        if s.request.call.resolution == "return_items"
+    ]
+    elsewhere = [s for s in returns if s.route == "other"]
+    assert elsewhere and all(s.status != "carried out" for s in elsewhere)
+    assert {s.route for s in returns if s.status == "carried out"} == {"original", "gift card"}
+
+
+def test_a_variant_no_longer_offered_is_declined(tasks: dict[str, list[RetailTask]]) -> None:
+    asked = [
+        (s, t.world)
+        for found in tasks.values()
+        for t in found
+        for s in t.settled
+        if s.request.targets
+    ]
+    gone = [s for s, w in asked if not all(w.variant(v).available for _, v in s.request.targets)]
+    assert gone and all(s.status == "declined" for s in gone)
+    assert all("no longer available" in " ".join(s.reasons) for s in gone)
