@@ -64,10 +64,10 @@ def kernel_or_exit(directory: Path, tool_check: bool = True) -> PolicyKernel:
         raise typer.Exit(1) from None
 
 
-def compiled_or_exit(directory: Path, code: int = 2) -> CompiledRulebook:
+def compiled_or_exit(directory: Path, code: int = 2, tool_check: bool = True) -> CompiledRulebook:
     """The rule set of ``directory`` compiled; exit ``code`` printing every problem."""
     try:
-        return CompiledRulebook(check_rules(directory))
+        return CompiledRulebook(check_rules(directory, tool_check))
     except RulebookError as e:
         print_issues(e.issues, directory)
         raise typer.Exit(code) from None

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 from novamart.analyst.amounts import grant_pays
+from novamart.analyst.plan_impact import PlanImpact, plan_impact
 from novamart.analyst.rule_changes import changed_articles, rule_changes
 from novamart.analyst.scenario_set import DEFAULT_SEEDS, ScenarioCase, scenario_set
 from novamart.kernel import CompiledRulebook, Decision, Facts, Rulebook
@@ -94,13 +95,15 @@ class DiffReport(_Frozen):
     tasks: list[TaskImpact]
     policies: list[PolicyImpact]
     shown: list[ChangedCase]
+    plans: PlanImpact | None = None
+    """For rules whose examples make calls: the plans that change (analyst.plan_impact)."""
 
     @property
     def changed(self) -> bool:
         """Whether anything a case or a customer sees is different."""
-        return bool(self.changed_optimum or self.changed_amount or self.changed_verdicts) or bool(
-            self.articles_changed
-        )
+        decided = bool(self.changed_optimum or self.changed_amount or self.changed_verdicts)
+        planned = self.plans is not None and bool(self.plans.changed)
+        return decided or planned or bool(self.articles_changed)
 
 
 @dataclass
@@ -176,6 +179,7 @@ def diff_rules(
         tasks=_task_impacts(evaluated),
         policies=_policy_impacts(changed, old.rulebook, new.rulebook),
         shown=[_explain(e, old, new) for e in _pick(changed, shown)],
+        plans=plans if (plans := plan_impact(old, new)).cases else None,
     )
 
 

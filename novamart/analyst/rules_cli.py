@@ -156,6 +156,7 @@ def rules_diff(
     tasks: Tasks = None,
     show: Shown = DEFAULT_SHOWN,
     as_json: AsJson = False,
+    tool_check: ToolCheck = True,
 ) -> None:
     """What a change does: every task's cases decided under OLD and NEW, the decisions
     that change per task and policy, a few explained. Exit 0: no change; 1: changes."""
@@ -166,10 +167,12 @@ def rules_diff(
             f"unknown tasks {', '.join(unknown)}; tasks the rules decide: "
             f"{', '.join(policy_tasks())}"
         )
-    before, after = compiled_or_exit(old), compiled_or_exit(new)
+    before = compiled_or_exit(old, tool_check=tool_check)
+    after = compiled_or_exit(new, tool_check=tool_check)
     report = diff_rules(before, after, chosen, seeds, show)
     if as_json:
-        print(json.dumps(report.model_dump(), indent=2))
+        unplanned = {"plans"} if report.plans is None else set()  # as before plans existed
+        print(json.dumps(report.model_dump(exclude=unplanned), indent=2))
     else:
         print_diff(report, seeds, new)
     raise typer.Exit(1 if report.changed else 0)

@@ -131,3 +131,22 @@ def test_explain_gives_the_best_plan_per_request_with_its_state_and_events(
     bad.write_text(json.dumps({"requests": [{"resolution": "teleport"}]}))
     refused = runner.invoke(app, [*args, "--requests", str(bad)])
     assert refused.exit_code == 2 and "unknown resolution 'teleport'" in refused.output
+
+
+def test_diff_shows_the_plans_a_change_moves(world: Path) -> None:
+    edit(
+        world,
+        "cancel_pending.yaml",
+        "test: request.reason in ['no longer needed', 'ordered by mistake']",
+        "test: request.reason in ['no longer needed', 'ordered by mistake', other]",
+    )
+    line = line_of(WORLD, "cancel_pending.yaml", "- name: no reason given is the reason other")
+    fast = ["--no-tool-check", "--tasks", "easy_refund", "--seeds", "1"]
+    code, output = rules("diff", str(WORLD), str(world), *fast)
+    assert code == 1
+    assert "Plans over " in output
+    assert f"cancel_pending.yaml:{line} no reason given is the reason other" in output
+    assert "in order: decline 0  ->  cancel_order 40" in output
+    assert "payment.balance = 0.0" in output  # a generated case: the gift card emptied
+    code, same = rules("diff", str(WORLD), str(WORLD), *fast)
+    assert code == 0 and ": 0 changed" in same
