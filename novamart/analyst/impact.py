@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from novamart.analyst.amounts import grant_pays
 from novamart.analyst.plan_impact import PlanImpact, plan_impact
@@ -97,6 +97,14 @@ class DiffReport(_Frozen):
     shown: list[ChangedCase]
     plans: PlanImpact | None = None
     """For rules whose examples make calls: the plans that change (analyst.plan_impact)."""
+
+    @model_serializer(mode="wrap")
+    def _plans_only_when_measured(self, handler: SerializerFunctionWrapHandler) -> dict:
+        """Rules whose examples make no calls report as they did before plans were measured."""
+        data = handler(self)
+        if self.plans is None:
+            data.pop("plans", None)
+        return data
 
     @property
     def changed(self) -> bool:

@@ -171,8 +171,7 @@ def rules_diff(
     after = compiled_or_exit(new, tool_check=tool_check)
     report = diff_rules(before, after, chosen, seeds, show)
     if as_json:
-        unplanned = {"plans"} if report.plans is None else set()  # as before plans existed
-        print(json.dumps(report.model_dump(exclude=unplanned), indent=2))
+        print(json.dumps(report.model_dump(), indent=2))
     else:
         print_diff(report, seeds, new)
     raise typer.Exit(1 if report.changed else 0)
