@@ -19,11 +19,12 @@ def resolution_tools() -> frozenset[str]:
     )
 
 
-def check_rules(rules_dir: Path) -> Rulebook:
-    """Load ``rules_dir`` with every check (raises RulebookError listing each problem)."""
-    return load_rulebook(rules_dir, tools=resolution_tools())
+def check_rules(rules_dir: Path, tool_check: bool = True) -> Rulebook:
+    """Load ``rules_dir`` with every check (raises RulebookError listing each problem);
+    without ``tool_check``, every check but that the tools named exist."""
+    return load_rulebook(rules_dir, tools=resolution_tools() if tool_check else None)
 
 
-def load_kernel(rules_dir: Path) -> PolicyKernel:
-    """A kernel over ``rules_dir``, with every check."""
-    return PolicyKernel(rules_dir, tools=resolution_tools())
+def load_kernel(rules_dir: Path, tool_check: bool = True) -> PolicyKernel:
+    """A kernel over ``rules_dir``, with every check (``tool_check``: as check_rules)."""
+    return PolicyKernel(rules_dir, tools=resolution_tools() if tool_check else None)

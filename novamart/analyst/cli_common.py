@@ -27,6 +27,15 @@ RulesDirArgument = Annotated[
     ),
 ]
 
+ToolCheck = Annotated[
+    bool,
+    typer.Option(
+        "--tool-check/--no-tool-check",
+        help="Whether each resolution's and fact kind's tool must exist; --no-tool-check "
+        "checks a world whose tools are still being built (tests/kernel/fixtures/retail_world).",
+    ),
+]
+
 
 def fail(message: str, code: int = 2) -> NoReturn:
     errors.print(message, markup=False)
@@ -46,19 +55,19 @@ def print_issues(issues: list[RuleIssue], where: Path) -> None:
     errors.print(f"[red]{len(issues)} problem(s) in {where}[/red]")
 
 
-def kernel_or_exit(directory: Path) -> PolicyKernel:
+def kernel_or_exit(directory: Path, tool_check: bool = True) -> PolicyKernel:
     """The kernel over ``directory``; exit 1 printing every problem when it is invalid."""
     try:
-        return load_kernel(directory)
+        return load_kernel(directory, tool_check)
     except RulebookError as e:
         print_issues(e.issues, directory)
         raise typer.Exit(1) from None
 
 
-def compiled_or_exit(directory: Path, code: int = 2) -> CompiledRulebook:
+def compiled_or_exit(directory: Path, code: int = 2, tool_check: bool = True) -> CompiledRulebook:
     """The rule set of ``directory`` compiled; exit ``code`` printing every problem."""
     try:
-        return CompiledRulebook(check_rules(directory))
+        return CompiledRulebook(check_rules(directory, tool_check))
     except RulebookError as e:
         print_issues(e.issues, directory)
         raise typer.Exit(code) from None

@@ -9,6 +9,7 @@ from rich.table import Column, Table
 
 from novamart.analyst.cli_common import console
 from novamart.analyst.impact import ChangedCase, DiffReport, Outcome
+from novamart.analyst.plan_impact import PlanImpact
 
 
 def print_diff(report: DiffReport, seeds: int, new_dir: Path) -> None:
@@ -76,8 +77,24 @@ def print_diff(report: DiffReport, seeds: int, new_dir: Path) -> None:
         console.print(f"[bold]Changed cases[/bold] ({len(report.shown)} shown):")
         for case in report.shown:
             _print_case(case, new_dir)
+    if report.plans is not None:
+        _print_plans(report.plans)
     verdict = "changes decisions" if report.changed else "changes no decision"
     console.print(f"\nThe new rule set {verdict} in this scenario set.")
+
+
+def _print_plans(plans: PlanImpact) -> None:
+    """The examples' calls and requests, and the cases moved from them, whose plan changed."""
+    console.print(
+        f"\n[bold]Plans[/bold] over {plans.cases:,} cases (the examples' calls and requests, "
+        f"and each moved one fact at a time): {len(plans.changed):,} changed"
+    )
+    for change in plans.changed:
+        moved = f", {change.variant}" if change.variant else ""
+        console.print(f"  {change.file}:{change.line} {change.example}{moved}", markup=False)
+        console.print(f"    {change.how}: {change.before}  ->  {change.after}", markup=False)
+        for reason in change.reasons:
+            console.print(f"      why: {reason}", markup=False)
 
 
 def _names(header: str, names: list[str]) -> Column:

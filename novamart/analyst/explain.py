@@ -1,17 +1,24 @@
 """Explain a case or a set of facts: the decision, every condition traced, and "why not".
 
 This is the ``explain --json`` contract, shared by the CLI and ``POST /policy/explain``:
-the kernel's traced Explanation plus, for a generated case, which case it is.
+the kernel's traced Explanation plus, for a generated case, which case it is. For the
+customer's requests (``explain --requests``), the best plan explained per request, with the
+state and events each was decided on.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
 from novamart.analyst.cases import build_case, sources
-from novamart.kernel import Facts
+from novamart.kernel import Facts, FactSchema
+from novamart.kernel.declared import EVENT_KIND, Request
+from novamart.kernel.effects import REQUEST_KIND
 from novamart.kernel.examples import Decider
 from novamart.kernel.items import decide_each
+from novamart.kernel.plans import best_plan
 from novamart.kernel.trace import Explanation, explain
 
 
@@ -55,3 +62,81 @@ def explain_each(
     return {
         item: explain_facts(rules, checked.focus(kind, i), resolution) for i, item in enumerate(ids)
     }
+
+
+class RequestExplanation(BaseModel):
+    """One request as the best plan decides it: the call, its outcome, the state and
+    events it was decided on, and the traced decision (why or why not its resolution)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    request: int
+    """1-based, in the customer's order."""
+    step: int
+    """1-based, in the plan's order."""
+    resolution: str
+    arguments: dict[str, Any]
+    status: str
+    granted: str | None
+    """The resolution carried out, or declined with (None when refused or undetermined)."""
+    amount: float | None
+    reasons: list[str]
+    events: dict[str, Any]
+    state: dict[str, Any]
+    explanation: CaseExplanation
+
+
+class PlanExplanation(BaseModel):
+    """The best plan for the customer's requests, step by step, and the world after it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    steps: list[RequestExplanation]
+    after: dict[str, Any]
+    rules_version: str
+
+
+def explain_requests(
+    rules: Decider, facts: Facts, requests: list[Request], before_each: list[str]
+) -> PlanExplanation:
+    """The plan optimum for ``requests`` explained per request; an ArgumentError (a
+    ValueError) when a request fits none of its calls."""
+    best = best_plan(rules, facts, requests, before_each)
+    steps = []
+    for step, (request, outcome) in enumerate(zip(best.order, best.plan.outcomes, strict=True)):
+        call = outcome.call
+        traced = explain_facts(rules, outcome.facts, call.resolution)
+        events = outcome.facts.record(EVENT_KIND)
+        steps.append(
+            RequestExplanation(
+                request=request + 1,
+                step=step + 1,
+                resolution=call.resolution,
+                arguments=call.arguments,
+                status=outcome.status,
+                granted=outcome.grant.resolution if outcome.grant else None,
+                amount=outcome.grant.amount if outcome.grant else None,
+                reasons=outcome.reasons,
+                events=dict(events or {}),
+                state=world(outcome.facts, rules.rulebook.facts),
+                explanation=traced,
+            )
+        )
+    return PlanExplanation(
+        steps=steps,
+        after=world(best.plan.state, rules.rulebook.facts),
+        rules_version=rules.rulebook.version,
+    )
+
+
+def world(facts: Facts, schema: FactSchema) -> dict[str, Any]:
+    """What a plan changes and decides on: each fact's fields by kind, a collection's by
+    member id; the request and the events are shown apart."""
+    shown: dict[str, Any] = {}
+    for kind, spec in schema.kinds.items():
+        if kind in (REQUEST_KIND, EVENT_KIND):
+            continue
+        members = facts.collection(kind)
+        if members is not None:
+            shown[kind] = {str(m[spec.id_field]): dict(m) for m in members}
+        elif (record := facts.record(kind)) is not None:
+            shown[kind] = dict(record)
+    return shown

@@ -3,6 +3,7 @@
     novamart explain --task loyalty_negotiation --seed 3 [--resolution full_refund] [--json]
     novamart explain --facts case.json [--resolution full_refund] [--json]
     novamart explain --facts order.json --each item      (then each item's own decision)
+    novamart explain --facts order.json --requests asked.json    (the best plan, per request)
 
 Each condition is shown with its test as written, the value observed and the tool that
 revealed it, like ``opa eval --explain``; ``--resolution`` answers "why (not) this one".
@@ -18,9 +19,24 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from novamart.analyst.cli_common import RulesDirOption, console, fail, kernel_or_exit, rules_dir
-from novamart.analyst.explain import CaseExplanation, explain_case, explain_each, explain_facts
-from novamart.kernel import Facts, FactSchema
+from novamart.analyst.cli_common import (
+    RulesDirOption,
+    ToolCheck,
+    console,
+    fail,
+    kernel_or_exit,
+    rules_dir,
+)
+from novamart.analyst.explain import (
+    CaseExplanation,
+    PlanExplanation,
+    explain_case,
+    explain_each,
+    explain_facts,
+    explain_requests,
+)
+from novamart.kernel import Facts, FactSchema, PolicyKernel
+from novamart.kernel.declared import parse_request
 from novamart.kernel.trace import ConditionTrace
 
 COLOURS = {
@@ -52,14 +68,28 @@ def explain_command(
         str | None,
         typer.Option("--each", help="Also decide each member of this collection (item)."),
     ] = None,
+    requests: Annotated[
+        str | None,
+        typer.Option(
+            "--requests",
+            help="JSON file of the customer's requests ({requests: [...], before_each: "
+            "[events]}): explain the best plan for them, request by request.",
+        ),
+    ] = None,
     option: RulesDirOption = None,
+    tool_check: ToolCheck = True,
 ) -> None:
     """Explain what the policies decide, and why, for a case (--task/--seed) or facts."""
     if (facts is None) == (task is None):
         fail("give either --facts FILE or --task TASK [--seed N]")
     if seed is not None and task is None:
         fail("--seed needs --task")
-    kernel = kernel_or_exit(rules_dir(None, option))
+    kernel = kernel_or_exit(rules_dir(None, option), tool_check)
+    if requests is not None:
+        if facts is None:
+            fail("--requests needs --facts")
+        _explain_requests(kernel, _read_facts(facts, kernel.rulebook.facts), requests, as_json)
+        return
     per_item: dict[str, CaseExplanation] = {}
     try:
         if task is not None:
@@ -85,15 +115,86 @@ def explain_command(
         print_explanation(traced)
 
 
-def _read_facts(source: str, schema: FactSchema) -> Facts:
+def _explain_requests(kernel: PolicyKernel, facts: Facts, source: str, as_json: bool) -> None:
+    raw = _read_json(source, "requests")
+    asked = raw if isinstance(raw, list) else raw.get("requests") if isinstance(raw, dict) else None
+    before = raw.get("before_each", []) if isinstance(raw, dict) else []
+    if not isinstance(asked, list) or not all(isinstance(r, dict) for r in asked):
+        fail("invalid requests: give a list of requests, or {requests: [...], before_each: [...]}")
+    try:
+        parsed = [parse_request(kernel.rulebook.declared, r) for r in asked]
+        explained = explain_requests(kernel, facts, parsed, list(before))
+    except ValueError as e:  # a request that does not fit, an unknown event
+        fail(f"invalid requests: {e}")
+    if as_json:
+        print(json.dumps(explained.model_dump(mode="json"), indent=2))
+        return
+    print_plan(explained)
+
+
+def print_plan(plan: PlanExplanation) -> None:
+    """The best plan, step by step: the call, its outcome and why, what it was decided on."""
+    order = ", ".join(f"request {s.request}" for s in plan.steps)
+    done = sum(s.status == "carried out" for s in plan.steps)
+    console.print(
+        f"[bold]Best plan:[/bold] {done} of {len(plan.steps)} requests carried out ({order})"
+    )
+    for s in plan.steps:
+        colour = "green" if s.status == "carried out" else "red"
+        outcome = f"{s.status.upper()}" + (
+            f" with {s.granted}" if s.granted and s.status == "declined" else ""
+        )
+        amount = f", amount {s.amount}" if s.amount is not None else ""
+        console.print(
+            f"\n[bold]step {s.step}: request {s.request}[/bold] [{colour}]{outcome}[/]{amount}"
+        )
+        console.print(f"  {s.resolution} {_json(s.arguments)}", markup=False)
+        console.print("  decided on:")
+        for line in _world(s.state):
+            console.print(f"    {line}", markup=False)
+        happened = [e for e, v in s.events.items() if v is True]
+        console.print(f"  events so far: {', '.join(happened) or 'none'}", markup=False)
+        for reason in s.reasons:
+            console.print(f"  why: {reason}", markup=False)
+        why = s.explanation.why_not
+        if why is not None and s.status != "carried out":
+            console.print(f"  {why.summary}", markup=False)
+    console.print("\n[bold]After the plan:[/bold]")
+    for line in _world(plan.after):
+        console.print(f"  {line}", markup=False)
+    console.print(f"rules version {plan.rules_version}", style="dim")
+
+
+def _world(state: dict[str, Any]) -> list[str]:
+    """One line per fact: ``order #W1: status delivered``, ``item I1: price 50.0, selected``
+    (a true/false field named only when true, the identifier as the label)."""
+    lines = []
+    for kind, value in state.items():
+        members = value if value and all(isinstance(v, dict) for v in value.values()) else None
+        for label, fields in (members or {"": value}).items():
+            shown = [
+                k if v is True else f"{k} {_json(v)}"
+                for k, v in fields.items()
+                if v is not False and not (k.endswith("_id") and (members or k == f"{kind}_id"))
+            ]
+            ident = label or next((str(v) for k, v in fields.items() if k == f"{kind}_id"), "")
+            lines.append(f"{kind} {ident}".strip() + f": {', '.join(shown)}")
+    return lines
+
+
+def _read_json(source: str, what: str) -> Any:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        fail(f"invalid facts: cannot read {source}: {getattr(e, 'strerror', None) or e}")
+        fail(f"invalid {what}: cannot read {source}: {getattr(e, 'strerror', None) or e}")
     try:
-        raw = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
-        fail(f"invalid facts: not JSON ({e.msg} at line {e.lineno}, column {e.colno})")
+        fail(f"invalid {what}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})")
+
+
+def _read_facts(source: str, schema: FactSchema) -> Facts:
+    raw = _read_json(source, "facts")
     try:
         return schema.validate(raw)
     except ValidationError as e:

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from novamart.analyst.amounts import grant_pays
+from novamart.analyst.plan_impact import PlanImpact, plan_impact
 from novamart.analyst.rule_changes import changed_articles, rule_changes
 from novamart.analyst.scenario_set import DEFAULT_SEEDS, ScenarioCase, scenario_set
 from novamart.kernel import CompiledRulebook, Decision, Facts, Rulebook
@@ -94,13 +95,23 @@ class DiffReport(_Frozen):
     tasks: list[TaskImpact]
     policies: list[PolicyImpact]
     shown: list[ChangedCase]
+    plans: PlanImpact | None = None
+    """For rules whose examples make calls: the plans that change (analyst.plan_impact)."""
+
+    @model_serializer(mode="wrap")
+    def _plans_only_when_measured(self, handler: SerializerFunctionWrapHandler) -> dict:
+        """Rules whose examples make no calls report as they did before plans were measured."""
+        data = handler(self)
+        if self.plans is None:
+            data.pop("plans", None)
+        return data
 
     @property
     def changed(self) -> bool:
         """Whether anything a case or a customer sees is different."""
-        return bool(self.changed_optimum or self.changed_amount or self.changed_verdicts) or bool(
-            self.articles_changed
-        )
+        decided = bool(self.changed_optimum or self.changed_amount or self.changed_verdicts)
+        planned = self.plans is not None and bool(self.plans.changed)
+        return decided or planned or bool(self.articles_changed)
 
 
 @dataclass
@@ -176,6 +187,7 @@ def diff_rules(
         tasks=_task_impacts(evaluated),
         policies=_policy_impacts(changed, old.rulebook, new.rulebook),
         shown=[_explain(e, old, new) for e in _pick(changed, shown)],
+        plans=plans if (plans := plan_impact(old, new)).cases else None,
     )
 
 

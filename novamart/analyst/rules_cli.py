@@ -21,6 +21,7 @@ from novamart.analyst.checks import check_rules
 from novamart.analyst.cli_common import (
     RulesDirArgument,
     RulesDirOption,
+    ToolCheck,
     compiled_or_exit,
     console,
     fail,
@@ -39,11 +40,13 @@ rules_app = typer.Typer(help="Check, test and compare the policy rule files.", n
 
 
 @rules_app.command("check")
-def rules_check(positional: RulesDirArgument = None, option: RulesDirOption = None) -> None:
+def rules_check(
+    positional: RulesDirArgument = None, option: RulesDirOption = None, tool_check: ToolCheck = True
+) -> None:
     """Validate the rule files; exit 1 listing every problem (file, line, what to do)."""
     directory = rules_dir(positional, option)
     try:
-        rulebook = check_rules(directory)
+        rulebook = check_rules(directory, tool_check)
     except RulebookError as e:
         print_issues(e.issues, directory)
         raise typer.Exit(1) from None
@@ -90,10 +93,11 @@ def rules_test(
     with_coverage: WithCoverage = False,
     min_coverage: MinCoverage = None,
     as_json: AsJson = False,
+    tool_check: ToolCheck = True,
 ) -> None:
     """Run the examples written beside the rules, like a test runner; exit 1 on a failure."""
     directory = rules_dir(positional, option)
-    kernel = kernel_or_exit(directory)
+    kernel = kernel_or_exit(directory, tool_check)
     report = examples_report(kernel, pattern, with_coverage or min_coverage is not None)
     if not report.examples:
         fail(f"no example matches -k {pattern!r} ({report.deselected} examples in {directory})", 1)
@@ -152,6 +156,7 @@ def rules_diff(
     tasks: Tasks = None,
     show: Shown = DEFAULT_SHOWN,
     as_json: AsJson = False,
+    tool_check: ToolCheck = True,
 ) -> None:
     """What a change does: every task's cases decided under OLD and NEW, the decisions
     that change per task and policy, a few explained. Exit 0: no change; 1: changes."""
@@ -162,7 +167,8 @@ def rules_diff(
             f"unknown tasks {', '.join(unknown)}; tasks the rules decide: "
             f"{', '.join(policy_tasks())}"
         )
-    before, after = compiled_or_exit(old), compiled_or_exit(new)
+    before = compiled_or_exit(old, tool_check=tool_check)
+    after = compiled_or_exit(new, tool_check=tool_check)
     report = diff_rules(before, after, chosen, seeds, show)
     if as_json:
         print(json.dumps(report.model_dump(), indent=2))

@@ -52,21 +52,27 @@ def compile_rulebook(
     guard = guard or _guard
     rules: dict[str, dict[str, Any]] = {}
     fallback = next((p for p in rulebook.policies.values() if p.is_fallback), None)
+    tests = engine_tests(rulebook)
+    for i, field_test in enumerate(tests):
+        for status, test in (("pass", field_test), ("fail", field_test.negated())):
+            rules[f"test:{i}:{status}"] = {
+                "all": [{"m": {"$and": [{"kind": test.kind}, *guard(test)]}}],
+                "run": _assert(test_fact(i, status)),
+            }
+    number = {test: i for i, test in enumerate(tests)}
     for policy in rulebook.policies.values():
-        for cond in engine_conditions(rulebook, policy):
-            if isinstance(cond.test, FieldTest):
-                for status, test in (("pass", cond.test), ("fail", cond.test.negated())):
-                    rules[f"{policy.name}.{cond.name}:{status}"] = {
-                        "all": [{"m": {"$and": [{"kind": test.kind}, *guard(test)]}}],
-                        "run": _assert(condition_fact(policy.name, cond.name, status)),
-                    }
+        engine = {
+            c.name: number[c.test]
+            for c in engine_conditions(rulebook, policy)
+            if isinstance(c.test, FieldTest)
+        }
         kernel = {c.name for c in policy.conditions} - {
             c.name for c in engine_conditions(rulebook, policy)
         }
         kernel -= {c.name for c in policy.conditions if isinstance(c.test, FallbackTest)}
-        rules |= _grant_rules(policy, kernel)
+        rules |= _grant_rules(policy, kernel, engine)
         if not policy.is_fallback:
-            rules |= _open_rules(policy, kernel)
+            rules |= _open_rules(policy, kernel, engine)
     if fallback is not None:
         cond = next(c for c in fallback.conditions if isinstance(c.test, FallbackTest))
         rules[f"{fallback.name}.{cond.name}:pass"] = {
@@ -90,6 +96,18 @@ def compile_rulebook(
             "run": SINK_ACTION,
         }
     return rules
+
+
+def engine_tests(rulebook: Rulebook) -> dict[FieldTest, list[tuple[str, str]]]:
+    """Each distinct field test the engine makes, in the order first written, and the
+    (policy, condition) pairs that read it: a test many policies write (``order.status ==
+    delivered``) is tested, and its outcome asserted, once a run."""
+    tests: dict[FieldTest, list[tuple[str, str]]] = {}
+    for policy in rulebook.policies.values():
+        for cond in engine_conditions(rulebook, policy):
+            if isinstance(cond.test, FieldTest):
+                tests.setdefault(cond.test, []).append((policy.name, cond.name))
+    return tests
 
 
 def engine_conditions(rulebook: Rulebook, policy: Policy) -> list[Condition]:
@@ -124,9 +142,11 @@ def ruleset_shape(rulebook: Rulebook) -> str:
     """A digest of the ruleset with its field tests left out. Only a condition's own rules
     read a fact's fields; every other rule reads the condition facts they derive. So two
     rulebooks of one shape (a policy variant and its rules, an edit that moves a threshold)
-    derive the same facts from the same test outcomes, and may share their engine runs."""
+    derive the same facts from the same test outcomes, and may share their engine runs (the
+    conditions each shared test stands for are part of the shape)."""
     blank = compile_rulebook(rulebook, guard=lambda test: [])
-    return hashlib.sha256(json.dumps(blank).encode()).hexdigest()
+    readers = list(engine_tests(rulebook).values())  # whose statuses a test fact tells
+    return hashlib.sha256(json.dumps([blank, readers]).encode()).hexdigest()
 
 
 def condition_fact(policy: str, condition: str, status: str) -> dict[str, str]:
@@ -139,16 +159,25 @@ def condition_fact(policy: str, condition: str, status: str) -> dict[str, str]:
     }
 
 
-def _grant_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
+def test_fact(number: int, status: str) -> dict[str, str]:
+    """The outcome of engine test ``number`` (engine_tests), shared by the policies reading it."""
+    return {"kind": "condition", "test": f"t{number}", "status": status, "id": f"test:{number}"}
+
+
+def _grant_rules(
+    policy: Policy, kernel: set[str], engine: dict[str, int]
+) -> dict[str, dict[str, Any]]:
     """'all': one rule joining every pass (the kernel's in one outcome fact). 'any': one rule
     per condition, each asserting its own grant fact (a second assert of one fact would be an
-    error)."""
+    error). ``engine``: the engine test each of the policy's field tests is."""
     if not policy.any_condition:
-        patterns = [
-            {f"c{i}": _condition_pattern(policy.name, cond.name, "pass")}
-            for i, cond in enumerate(policy.conditions)
+        passes = {
+            repr(pattern): pattern
+            for cond in policy.conditions
             if cond.name not in kernel
-        ]
+            for pattern in [_pass_pattern(policy.name, cond.name, engine)]
+        }
+        patterns = [{f"c{i}": pattern} for i, pattern in enumerate(passes.values())]
         if kernel:
             evaluated = [c.name for c in policy.conditions if c.name in kernel]
             patterns.append({"k": _outcome_pattern(policy.name, {n: "pass" for n in evaluated})})
@@ -159,7 +188,7 @@ def _grant_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
                 {
                     "c": _outcome_pattern(policy.name, {cond.name: "pass"})
                     if cond.name in kernel
-                    else _condition_pattern(policy.name, cond.name, "pass")
+                    else _pass_pattern(policy.name, cond.name, engine)
                 }
             ],
             "run": _assert(_grant(policy.name, cond.name)),
@@ -168,14 +197,27 @@ def _grant_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _open_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
+def _pass_pattern(policy: str, condition: str, engine: dict[str, int]) -> dict[str, Any]:
+    """A pattern matching once the condition passed: its engine test's, or its own fact."""
+    if condition in engine:
+        return _test_pattern(engine[condition], "pass")
+    return _condition_pattern(policy, condition, "pass")
+
+
+def _test_pattern(number: int, status: str | None = None) -> dict[str, Any]:
+    told = [{"status": status}] if status is not None else []
+    return {"$and": [{"kind": "condition"}, {"test": f"t{number}"}, *told]}
+
+
+def _open_rules(
+    policy: Policy, kernel: set[str], engine: dict[str, int]
+) -> dict[str, dict[str, Any]]:
     """Undetermined: not granted and not decided against. For 'all' that is no failed
     condition; for 'any' it is some condition still unknown."""
     not_granted = {"g$not": {"$and": [{"kind": "grant"}, {"policy": policy.name}]}}
     if not policy.any_condition:
-        no_fail = {
-            "f$not": {"$and": [{"kind": "condition"}, {"policy": policy.name}, {"status": "fail"}]}
-        }
+        tests = [{"test": f"t{n}"} for n in sorted(set(engine.values()))]
+        no_fail = {"f$not": {"$and": [{"kind": "condition"}, {"status": "fail"}, {"$or": tests}]}}
         fails = [{_outcome_field(n): "fail"} for n in sorted(kernel)]
         no_kernel_fail = {
             "x$not": {"$and": [{"kind": OUTCOME_KIND}, {"policy": policy.name}, {"$or": fails}]}
@@ -184,7 +226,7 @@ def _open_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
             f"{policy.name}:open": {
                 "all": [
                     {"q": _phase_pattern("conclude")},
-                    no_fail,
+                    *([no_fail] if tests else []),
                     *([no_kernel_fail] if kernel else []),
                     not_granted,
                 ],
@@ -195,7 +237,7 @@ def _open_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
         f"{policy.name}:open:{cond.name}": {
             "all": [
                 {"q": _phase_pattern("conclude")},
-                {"u$not": _told_pattern(policy.name, cond.name, cond.name in kernel)},
+                {"u$not": _told_pattern(policy.name, cond.name, cond.name in kernel, engine)},
                 not_granted,
             ],
             "run": _assert(_open(policy.name, cond.name)),
@@ -204,11 +246,15 @@ def _open_rules(policy: Policy, kernel: set[str]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _told_pattern(policy: str, condition: str, by_kernel: bool) -> dict[str, Any]:
+def _told_pattern(
+    policy: str, condition: str, by_kernel: bool, engine: dict[str, int]
+) -> dict[str, Any]:
     """A pattern matching once the condition's status (either) is known."""
     if by_kernel:
         told = {"$ex": {_outcome_field(condition): 1}}
         return {"$and": [{"kind": OUTCOME_KIND}, {"policy": policy}, told]}
+    if condition in engine:
+        return _test_pattern(engine[condition])
     return {"$and": [{"kind": "condition"}, {"policy": policy}, {"name": condition}]}
 
 
@@ -241,6 +287,7 @@ def derived_fact_ids(rulebook: Rulebook) -> list[str]:
     """Every id a session of this rulebook can hold (checked for hash collisions)."""
     ids = [*rulebook.facts.kinds, *(f"phase:{p}" for p in (*PHASES, CLOSE_PHASE))]
     ids += list(dict.fromkeys(f"{OUTCOME_KIND}:{p}" for p, _ in kernel_conditions(rulebook)))
+    ids += [test_fact(i, "pass")["id"] for i in range(len(engine_tests(rulebook)))]
     for p in rulebook.policies.values():
         ids += [f"condition:{p.name}.{c.name}" for c in p.conditions]
         per = [c.name for c in p.conditions] if p.any_condition else [None]

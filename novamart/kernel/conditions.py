@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -77,6 +77,16 @@ class ExprTest:
     if/then. The kernel evaluates it in Python (expressions.holds) and asserts its outcome."""
 
     expr: Expr
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(self.expr))
+
+    def __hash__(self) -> int:  # decisions key their caches by test: hash the tree once
+        return self._hash
+
+    def __reduce__(self) -> tuple:  # another process hashes text its own way: hash anew
+        return (ExprTest, (self.expr,))
 
     @property
     def refs(self) -> tuple[str, ...]:

@@ -9,7 +9,9 @@ of item are counted, each located at its line in the rule file:
 - every numeric threshold, tried at n-1, n and n+1 (one step: 1 for whole numbers,
   0.01 for amounts of money);
 - every branch of an expression test (``and``, ``or``, ``if ... then``): each alternative of
-  an ``or`` seen holding, each part of an ``and`` seen failing, an ``if`` seen both ways.
+  an ``or`` seen holding, each part of an ``and`` seen failing, an ``if`` seen both ways;
+  a quantifier (``all``/``any item where ...: ...``) seen holding and failing, and per
+  member: one its ``where`` leaves out, one it selects holding the body, one failing it.
 """
 
 from __future__ import annotations
@@ -162,6 +164,7 @@ def branches(node: expressions.Expr) -> list[tuple[expressions.Expr, bool, str]]
         out += [
             (node, True, f"'{node}' seen holding"),
             (node, False, f"'{node}' seen failing"),
+            *_member_branches(node),
         ]
     elif isinstance(node, expressions.Implies):
         out += [
@@ -171,6 +174,32 @@ def branches(node: expressions.Expr) -> list[tuple[expressions.Expr, bool, str]]
     for child in expressions.children(node):
         out += branches(child)
     return out
+
+
+def _member_branches(node: expressions.Quantified) -> list[tuple[expressions.Expr, bool, str]]:
+    """Per member of the collection: one the ``where`` leaves out, one it selects that
+    holds the body and one that fails it (each as 'some member ...', seen true)."""
+    assert node.body is not None
+    one = f"{'an' if node.kind[0] in 'aeiou' else 'a'} {node.kind}"
+    selected = f"a selected {node.kind}" if node.where is not None else one
+    out = [
+        (_some(node, node.where, node.body), True, f"{selected} seen holding '{node.body}'"),
+        (
+            _some(node, node.where, expressions.Not(node.body)),
+            True,
+            f"{selected} seen failing '{node.body}'",
+        ),
+    ]
+    if node.where is not None:
+        left_out = _some(node, None, expressions.Not(node.where))
+        out.append((left_out, True, f"{one} seen left out by 'where {node.where}'"))
+    return out
+
+
+def _some(
+    node: expressions.Quantified, where: expressions.Expr | None, body: expressions.Expr
+) -> expressions.Quantified:
+    return expressions.Quantified(op="any", kind=node.kind, key=node.key, where=where, body=body)
 
 
 def boundaries(test: FieldTest, schema: FactSchema) -> list[tuple[float, str]]:

@@ -27,6 +27,7 @@ from novamart.kernel.compile import (
     derived_fact_ids,
     engine_conditions,
     engine_fields,
+    engine_tests,
     kernel_conditions,
     outcome_fact,
     ruleset_name,
@@ -51,6 +52,7 @@ from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.examples import failures_as_issues, run_examples
 from novamart.kernel.facts import Facts, FactSchema
 from novamart.kernel.money import cents, percent_of
+from novamart.kernel.outcomes import KernelOutcomes
 from novamart.kernel.recent import RecentlyUsed
 from novamart.kernel.rulebook import (
     DEFAULT_RULES_DIR,
@@ -82,6 +84,8 @@ Derived = tuple[dict[tuple[str, str], str], frozenset[str], frozenset[str]]
 """What an engine run comes to: each condition's status, the policies granting, those open."""
 
 
+REASONS: RecentlyUsed[tuple, str] = RecentlyUsed(4_096)
+"""Failure reasons by template, test and the values they read (typed: 1 is not 1.0)."""
 ENGINE_RUNS: RecentlyUsed[tuple, Derived] = RecentlyUsed(MEMO_SIZE)
 """Engine runs memoised by what the rules can tell apart: the ruleset's shape
 (novamart.kernel.compile.ruleset_shape), the fact kinds present and whether each condition's
@@ -106,10 +110,24 @@ class CompiledRulebook:
             for c in engine_conditions(rulebook, p)
             if isinstance(c.test, FieldTest)
         )
-        self._kernel_tests = tuple(
-            (policy, c.name, c.test) for policy, c in kernel_conditions(rulebook)
+        self._kernel = KernelOutcomes(
+            [(policy, c.name, c.test) for policy, c in kernel_conditions(rulebook)],
+            rulebook.policies,
+            rulebook.facts,
         )
         self._shape = ruleset_shape(rulebook)
+        self._keys = {
+            p.name: tuple((p.name, c.name) for c in p.conditions)
+            for p in rulebook.policies.values()
+        }
+        self._passed = {
+            p.name: _all_passed(p)
+            for p in rulebook.policies.values()
+            if not any(isinstance(c.test, FallbackTest) for c in p.conditions)
+        }
+        """A policy's verdict when every condition passed: the same for every decision."""
+        self._readers = {f"t{i}": r for i, r in enumerate(engine_tests(rulebook).values())}
+        """Each engine test's fact, by its name there, and the conditions that read it."""
 
     def _decide(self, facts: Facts) -> Decision:
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
@@ -158,26 +176,31 @@ class CompiledRulebook:
             kind: {f: record[f] for f in self._tested.get(kind, ()) if f in record}
             for kind, record in sorted(facts.present().items())
         }
-        decided = tuple(
-            (policy, name, "pass" if held else "fail")
-            for policy, name, test in self._kernel_tests
-            if (held := _holds(test, facts)) is not None
+        decided = self._kernel.decided(facts)
+        told = self._kernel.canonical(decided)
+        key = (self._shape, tuple(tested), tuple(outcomes), told)
+        statuses, granted, open_ = ENGINE_RUNS.get(key, lambda: self._run(tested, told))
+        return (
+            statuses | {(policy, name): status for policy, name, status in decided},
+            granted,
+            open_,
         )
-        key = (self._shape, tuple(tested), tuple(outcomes), decided)
-        return ENGINE_RUNS.get(key, lambda: self._run(tested, decided))
 
     def _run(self, tested: dict[str, dict[str, Any]], decided: tuple = ()) -> Derived:
         """An engine run on the facts the engine tests, and the outcomes of the conditions
-        the kernel evaluated, asserted beside them as one outcome fact per policy."""
+        the kernel evaluated, asserted beside them as one outcome fact per policy (the
+        statuses it returns are the engine's own: the kernel's are added per decision)."""
         by_policy: dict[str, dict[str, str]] = {}
         for policy, name, status in decided:
             by_policy.setdefault(policy, {})[name] = status
         outcomes = [outcome_fact(policy, told) for policy, told in by_policy.items()]
         derived = self.runner.run(tested, outcomes)
         statuses = {
-            (f["policy"], f["name"]): f["status"] for f in derived if f["kind"] == "condition"
+            key: f["status"]
+            for f in derived
+            if f["kind"] == "condition"
+            for key in (self._readers[f["test"]] if "test" in f else [(f["policy"], f["name"])])
         }
-        statuses |= {(policy, name): status for policy, name, status in decided}
         granted = frozenset(f["policy"] for f in derived if f["kind"] == "grant")
         open_ = frozenset(f["policy"] for f in derived if f["kind"] == "open")
         return statuses, granted, open_
@@ -185,6 +208,11 @@ class CompiledRulebook:
     def _verdict(
         self, policy: Policy, facts: Facts, statuses: dict, granted: set, open_: set
     ) -> PolicyVerdict:
+        passed = self._passed.get(policy.name)
+        if passed is not None and all(statuses.get(k) == "pass" for k in self._keys[policy.name]):
+            if policy.name not in granted:
+                raise EngineError(f"engine and conditions disagree on policy {policy.name}")
+            return passed
         conditions = []
         for cond in policy.conditions:
             if isinstance(cond.test, FallbackTest):
@@ -236,14 +264,6 @@ class CompiledRulebook:
         return _condition(name, "unknown", f"waiting on {' and '.join(waiting)}", tool)
 
 
-def _holds(test: FieldTest | ExprTest | ScopeTest, facts: Facts) -> bool | None:
-    """A kernel-evaluated condition's outcome on ``facts`` (None: cannot be told yet)."""
-    if isinstance(test, ExprTest | ScopeTest):
-        return test.holds(facts)
-    value = facts.value(test.kind, test.field)
-    return None if value is None else test.holds(value)
-
-
 @functools.lru_cache(maxsize=4_096)
 def _condition(
     name: str, status: ConditionStatus, reason: str | None, needs_tool: str | None
@@ -265,7 +285,7 @@ def _field_result(
         return _condition(name, "fail" if status == "fail" else "unknown", cond.reason, None)
     assert isinstance(test, FieldTest | ExprTest)
     if status == "fail":
-        return _condition(name, "fail", render(cond.reason, facts, test), None)
+        return _condition(name, "fail", _failure_reason(cond.reason, facts, test), None)
     kind, ref = _first_unknown(test, facts)
     what = f"no {kind} fact yet" if facts.record(kind) is None else f"{ref} is not known yet"
     tool = schema.source_tool(kind)
@@ -290,6 +310,15 @@ def _policy_status(conditions: list[ConditionResult], any_condition: bool) -> st
     return "undetermined" if "unknown" in statuses else "eligible"
 
 
+def _all_passed(policy: Policy) -> PolicyVerdict:
+    return PolicyVerdict.model_construct(
+        status="eligible",
+        clause=policy.clause,
+        grants=[g.resolution for g in policy.grants],
+        conditions=[_condition(c.name, "pass", None, None) for c in policy.conditions],
+    )
+
+
 def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdict:
     """An eligible policy that an overriding one displaces: blocked, saying by which."""
     names = " and ".join(p.name for p in overriding)
@@ -298,6 +327,30 @@ def _set_aside(verdict: PolicyVerdict, overriding: list[Policy]) -> PolicyVerdic
     return verdict.model_copy(
         update={"status": "blocked", "conditions": [*verdict.conditions, extra]}
     )
+
+
+def _failure_reason(template: str, facts: Facts, test: FieldTest | ExprTest) -> str:
+    """``render``, once per test and the values it reads: a test many policies write
+    (``item.requested == return``) fails with one reason, rendered once."""
+    reads = _reads(template, test)
+    if reads is None:
+        return render(template, facts, test)
+    seen = tuple((type(v), v) for v in (facts.value(k, f) for k, f in reads))
+    return REASONS.get((template, test, seen), lambda: render(template, facts, test))
+
+
+@functools.lru_cache(maxsize=256)
+def _reads(template: str, test: FieldTest | ExprTest) -> tuple[tuple[str, str], ...] | None:
+    """Every field a reason reads (its test's and its placeholders'), or None when the
+    test reads whole collections (its reason is rendered each time)."""
+    if isinstance(test, ExprTest):
+        if any(isinstance(n, expressions.Quantified) for n in expressions.walk(test.expr)):
+            return None
+        fields = [(r.kind, r.field) for r in expressions.refs(test.expr)]
+    else:
+        fields = [(test.kind, test.field)]
+    fields += [(k, f) for k, f in _PLACEHOLDER.findall(template) if f]
+    return tuple(dict.fromkeys(fields))
 
 
 def render(template: str, facts: Facts, test: FieldTest | ExprTest | None = None) -> str:

@@ -109,6 +109,71 @@ class Declaration:
 Step = Call | str
 """A call, or the name of a conversation event arriving between calls."""
 
+MAX_REQUESTS = 6
+"""Requests one plan search orders (6! = 720 orders): more is not one conversation's worth."""
+CHOICES = "choices"
+"""A request's key for the arguments it leaves open: ``choices: {payment_method_id: [a, b]}``."""
+
+
+class Request(BaseModel):
+    """What the customer asks for, before anyone decides how: one resolution of a family
+    (``[return_items, exchange_items]``), some arguments fixed, others open among choices
+    (which payment method, which variant). The plan optimum picks one call per request."""
+
+    model_config = ConfigDict(frozen=True)
+    resolutions: tuple[str, ...]
+    arguments: dict[str, Any] = {}
+    choices: dict[str, tuple[Any, ...]] = {}
+
+    def calls(self, declared: Mapping[str, Declaration]) -> list[Call]:
+        """Every call it may become: each resolution in the order written, each combination
+        of choices in the order listed, with the arguments that resolution takes."""
+        combinations: list[dict[str, Any]] = [{}]
+        for name, values in self.choices.items():
+            combinations = [{**c, name: v} for c in combinations for v in values]
+        calls = []
+        for resolution in self.resolutions:
+            takes = declared[resolution].arguments
+            for chosen in combinations:
+                given = {**self.arguments, **chosen}
+                arguments = {k: v for k, v in given.items() if k in takes}
+                calls.append(Call(resolution=resolution, arguments=arguments))
+        return calls
+
+
+def parse_request(declared: Mapping[str, Declaration], raw: Mapping[str, Any]) -> Request:
+    """``{resolution: R or [R, ...], <argument>: value, choices: {<argument>: [v, ...]}}``;
+    an ArgumentError names what does not fit (before any facts are known)."""
+    arguments = dict(raw)
+    family = arguments.pop("resolution", None)
+    resolutions = tuple(family) if isinstance(family, list) else (family,)
+    unknown = [r for r in resolutions if str(r) not in declared]
+    if not resolutions or unknown:
+        raise ArgumentError(
+            f"a request names its resolution or a list of them; unknown resolution "
+            f"{unknown[0] if unknown else None!r} (catalogue: {', '.join(declared)})"
+        )
+    choices = arguments.pop(CHOICES, {})
+    if not isinstance(choices, dict) or not all(
+        isinstance(v, list) and v for v in choices.values()
+    ):
+        raise ArgumentError(f"{CHOICES}: maps an argument to a list of values, at least one")
+    taken = {a for r in resolutions for a in declared[str(r)].arguments}
+    extra = sorted((set(arguments) | set(choices)) - taken)
+    if extra:
+        raise ArgumentError(
+            f"{' or '.join(map(str, resolutions))} takes no argument {', '.join(extra)} "
+            f"(arguments: {', '.join(sorted(taken)) or 'none'})"
+        )
+    twice = sorted(set(arguments) & set(choices))
+    if twice:
+        raise ArgumentError(f"{', '.join(twice)}: given and among the choices; say one")
+    return Request(
+        resolutions=tuple(map(str, resolutions)),
+        arguments=arguments,
+        choices={k: tuple(v) for k, v in choices.items()},
+    )
+
 
 def parse_step(
     schema: FactSchema, declared: Mapping[str, Declaration], raw: Mapping[str, Any]

@@ -12,7 +12,13 @@ from typing import Protocol
 from novamart.kernel.decision import Decision
 from novamart.kernel.facts import Facts
 from novamart.kernel.money import same_amount
-from novamart.kernel.rulebook import PLAN_EXPECTATIONS, Example, Rulebook, RuleIssue
+from novamart.kernel.rulebook import (
+    OPTIMUM_EXPECTATIONS,
+    PLAN_EXPECTATIONS,
+    Example,
+    Rulebook,
+    RuleIssue,
+)
 
 
 class Decider(Protocol):
@@ -54,10 +60,14 @@ def check_example(rules: Decider, example: Example) -> ExampleResult:
         from novamart.kernel.requests import plan_mismatches  # requests build on Decider
 
         facts, mismatches, calls = plan_mismatches(rules, example)
+    elif example.requests:
+        from novamart.kernel.plans import optimum_mismatches  # plans build on Decider
+
+        facts, mismatches, calls = optimum_mismatches(rules, example)
     decision = rules.decide(facts)
     per_item: list[Decision] = []
     for key, expected in example.expect.items():
-        if key in PLAN_EXPECTATIONS:
+        if key in PLAN_EXPECTATIONS or key in OPTIMUM_EXPECTATIONS:
             continue
         if key.startswith(EACH_PREFIX):
             each = decide_each(rules, facts, key.removeprefix(EACH_PREFIX))

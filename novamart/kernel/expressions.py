@@ -21,9 +21,11 @@ has not been called) unless the known part already decides it (``false and ...``
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation
 from typing import Any, Protocol, Union
 
@@ -69,6 +71,15 @@ class Ref:
 class Const:
     value: Value  # int, float, Decimal (a percentage), str, bool, or a tuple (a list)
     text: str
+    evaluated: Value = field(init=False, compare=False, repr=False)
+    """The value as evaluation reads it (numbers as decimals), worked out once."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, tuple):
+            evaluated: Value = tuple(_decimal(v) for v in self.value)
+        else:
+            evaluated = _decimal(self.value)
+        object.__setattr__(self, "evaluated", evaluated)
 
     def __str__(self) -> str:
         return self.text
@@ -595,9 +606,7 @@ def _value(node: Expr, lookup: Lookup) -> Value:
             raise _Unknown
         return _decimal(observed)
     if isinstance(node, Const):
-        if isinstance(node.value, tuple):
-            return tuple(_decimal(v) for v in node.value)
-        return _decimal(node.value)
+        return node.evaluated
     if isinstance(node, Neg):
         return -_value(node.operand, lookup)
     if isinstance(node, Quantified):
@@ -652,18 +661,34 @@ def _quantify(node: Quantified, env: Env) -> bool | None:
         members = _members(node, env)
     except _Unknown:
         return None
-    if node.op == "all":  # every selected member holds: (not selected) or body
-        return _and(
-            [lambda s=s, m=m: _or([lambda: _not(s), lambda: holds(body, m)]) for s, m in members]
-        )
-    return _or([lambda s=s, m=m: _and([lambda: s, lambda: holds(body, m)]) for s, m in members])
+    # all: every selected member holds ((not selected) or body), a False member decides;
+    # any: some selected member holds (selected and body), a True member decides. A member
+    # whose selection is unknown cannot decide, only leave the answer unknown.
+    decisive = node.op != "all"
+    unknown = False
+    for selected, member in members:
+        if selected is False:
+            continue
+        value = holds(body, member)
+        if selected is None and value is decisive:
+            value = None
+        if value is decisive:
+            return decisive
+        unknown |= value is None
+    return None if unknown else not decisive
 
 
 def _decimal(value: Value) -> Value:
     """Numbers as decimals (from their shortest text, as money.cents reads them)."""
-    if is_number(value) and not isinstance(value, Decimal):
-        return Decimal(str(value))
+    if type(value) in (int, float):
+        return _from_text(value)
     return value
+
+
+@functools.lru_cache(maxsize=8_192, typed=True)
+def _from_text(value: float) -> Decimal:
+    """Prices and days recur from one decision to the next: each is read once."""
+    return Decimal(str(value))
 
 
 def holds(node: Expr, lookup: Lookup) -> bool | None:
@@ -688,47 +713,44 @@ def holds(node: Expr, lookup: Lookup) -> bool | None:
         inner = holds(node.operand, lookup)
         return None if inner is None else not inner
     if isinstance(node, Implies):
-        return _or([lambda: _not(holds(node.condition, lookup)), lambda: holds(node.then, lookup)])
+        condition = _not(holds(node.condition, lookup))
+        return True if condition is True else _either(condition, holds(node.then, lookup))
     assert isinstance(node, Logic)
-    parts = [lambda o=o: holds(o, lookup) for o in node.operands]
-    return _and(parts) if node.op == "and" else _or(parts)
+    stop = node.op == "or"  # the value that decides: True for 'or', False for 'and'
+    unknown = False
+    for operand in node.operands:
+        value = holds(operand, lookup)
+        if value is stop:
+            return stop
+        unknown |= value is None
+    return None if unknown else not stop
+
+
+def _either(a: bool | None, b: bool | None) -> bool | None:
+    """``a or b`` when either may be unknown (``a`` already not true)."""
+    if b is True:
+        return True
+    return None if a is None or b is None else False
 
 
 def _not(value: bool | None) -> bool | None:
     return None if value is None else not value
 
 
-def _and(parts: list[Callable[[], bool | None]]) -> bool | None:
-    unknown = False
-    for part in parts:
-        value = part()
-        if value is False:
-            return False
-        unknown |= value is None
-    return None if unknown else True
-
-
-def _or(parts: list[Callable[[], bool | None]]) -> bool | None:
-    unknown = False
-    for part in parts:
-        value = part()
-        if value is True:
-            return True
-        unknown |= value is None
-    return None if unknown else False
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 def _compare(op: str, a: Value, b: Value) -> bool:
     if op in ("in", "not in"):
         return (a in b) == (op == "in")
-    return {
-        "==": lambda: a == b,
-        "!=": lambda: a != b,
-        "<": lambda: a < b,
-        "<=": lambda: a <= b,
-        ">": lambda: a > b,
-        ">=": lambda: a >= b,
-    }[op]()
+    return _COMPARISONS[op](a, b)
 
 
 # ---- saying what failed --------------------------------------------------------------------

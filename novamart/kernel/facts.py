@@ -203,7 +203,7 @@ class Facts:
     (``all item: ...``) read the whole collection.
     """
 
-    __slots__ = ("_checked", "_focus", "_hash", "_kinds", "_many")
+    __slots__ = ("_checked", "_checked_as", "_focus", "_hash", "_kinds", "_many")
 
     def __init__(self, **kinds: Mapping[str, Any] | Collection[Mapping[str, Any]] | None) -> None:
         self._kinds = {
@@ -220,6 +220,8 @@ class Facts:
         self._hash: int | None = None
         self._checked: FactSchema | None = None
         """The schema that checked these facts (defaults filled in), so no one checks twice."""
+        self._checked_as: tuple[FactSchema, Facts] | None = None
+        """Unchecked facts: their checked copy, once a schema made it (they never change)."""
 
     def present(self) -> dict[str, FactRecord]:
         """The kinds that are known, by name (a collection by its fact in focus)."""
@@ -255,6 +257,11 @@ class Facts:
         focused = self._copy()
         focused._focus = {**self._focus, kind: index}
         return focused
+
+    def origin(self) -> object:
+        """What these facts share with their copies in focus (one order's items decided in
+        turn), and with no other fact set: work that reads no focused member is done once."""
+        return self._kinds
 
     def _copy(self) -> Facts:
         copy = Facts()
@@ -367,10 +374,13 @@ class FactSchema(BaseModel):
         schema checked already are returned as they are (checking them again changes nothing)."""
         if facts._checked is self:
             return facts
+        if facts._checked_as is not None and facts._checked_as[0] is self:
+            return facts._checked_as[1]
         checked = self.validate(facts.as_dict())
         if facts._focus:
             checked = checked._copy()
             checked._focus = dict(facts._focus)
+        facts._checked_as = (self, checked)
         return checked
 
     def _check_links(self, facts: Facts) -> None:

@@ -50,7 +50,8 @@ def decide_each(rules: Decider, facts: Facts, kind: str) -> EachDecision:
         raise ValueError(
             f"{kind!r} is not a collection kind (collections: {', '.join(collections) or 'none'})"
         )
-    members = facts.collection(kind) or ()  # each decision checks its facts (memoised)
+    facts = schema.check(facts)  # once, so the items' decisions share what reads no item
+    members = facts.collection(kind) or ()
     # built without validating again: every decision comes from the kernel (as decide.py does)
     items = [
         ItemDecision.model_construct(

@@ -214,7 +214,7 @@ def plan_mismatches(rules: Decider, example: Example) -> tuple[Facts, list[str],
         found.append(f"plan: expected {expect['plan']}, got {plan.labels()}")
     amounts = [o.grant.amount if o.grant else None for o in plan.outcomes]
     wanted = list(expect.get("amounts", amounts))
-    if len(wanted) != len(amounts) or not all(map(_same, wanted, amounts)):
+    if not same_amounts(wanted, amounts):
         found.append(f"amounts: expected {wanted}, got {amounts}")
     for i, (text, outcome) in enumerate(
         zip(expect.get("because", ()), plan.outcomes, strict=False)
@@ -222,15 +222,20 @@ def plan_mismatches(rules: Decider, example: Example) -> tuple[Facts, list[str],
         said = "; ".join(outcome.reasons)
         if text is not None and str(text) not in said:
             found.append(f"because: call {i + 1} expected {text!r}, got {said or 'no reason'!r}")
-    found += _state_mismatches(rules.rulebook, plan.state, expect.get("after", {}))
+    found += state_mismatches(rules.rulebook, plan.state, expect.get("after", {}))
     return facts, found, plan.outcomes
+
+
+def same_amounts(wanted: Sequence[float | None], got: Sequence[float | None]) -> bool:
+    """The same amounts, call by call, to the cent (None: no amount)."""
+    return len(wanted) == len(got) and all(map(_same, wanted, got))
 
 
 def _same(a: float | None, b: float | None) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and same_amount(a, b))
 
 
-def _state_mismatches(rulebook: Rulebook, state: Facts, after: dict[str, Any]) -> list[str]:
+def state_mismatches(rulebook: Rulebook, state: Facts, after: dict[str, Any]) -> list[str]:
     """Where ``state`` differs from what ``after`` expects: ``{kind: {field: value}}``, or
     for a collection ``{kind: {<id>: {field: value}}}``."""
     found = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -32,12 +32,16 @@ from novamart.kernel.conditions import (
 )
 from novamart.kernel.declared import (
     EVENT_KIND,
+    MAX_REQUESTS,
     ArgumentError,
     ArgumentSpec,
     Declaration,
+    Request,
     Step,
+    event_names,
     extend_schema,
     load_declarations,
+    parse_request,
     parse_step,
 )
 from novamart.kernel.expressions import Expr, ExpressionError
@@ -139,6 +143,10 @@ class ExampleSpec(_Spec):
     """One call (``{resolution: R, <argument>: value}``), decided on the facts."""
     steps: list[dict[str, Any]] = []
     """A plan: calls and ``{event: E}`` in order, each decided on the state before it."""
+    requests: list[dict[str, Any]] = []
+    """What the customer asks for, the plan optimum to find (novamart.kernel.plans)."""
+    before_each: list[str] = []
+    """Events arriving before every call of the optimum's plans (the customer's yes)."""
     expect: dict[str, Any]
 
 
@@ -202,6 +210,10 @@ class Example(BaseModel):
     steps: tuple[Any, ...] = ()
     """Calls (novamart.kernel.requests.Call) and event names, in order; the plain
     expectations then speak of the decision on the first call."""
+    requests: tuple[Any, ...] = ()
+    """Requests (novamart.kernel.declared.Request) whose best plan is expected; the plain
+    expectations then speak of the decision on the best plan's first call."""
+    before_each: tuple[str, ...] = ()
 
 
 class Policy(BaseModel):
@@ -1018,9 +1030,11 @@ def _load_examples(
                     f"facts.{loc}: {_describe(err)}",
                 )
             continue
-        steps = _example_steps(doc, path, spec, schema, declared, where, issues)
+        steps, requests = _example_calls(doc, path, spec, schema, declared, where, issues)
         for key, value in spec.expect.items():
-            problem = _expect_problem(key, value, catalogue, policies, issues, bool(steps))
+            problem = _expect_problem(
+                key, value, catalogue, policies, issues, bool(steps), bool(requests)
+            )
             if problem:
                 issues.add(doc, (*path, "expect", key), where, problem)
         checked.append(
@@ -1032,12 +1046,14 @@ def _load_examples(
                 facts=facts,
                 expect=spec.expect,
                 steps=steps,
+                requests=requests,
+                before_each=tuple(spec.before_each),
             )
         )
     return checked
 
 
-def _example_steps(
+def _example_calls(
     doc: _Located,
     path: tuple,
     spec: ExampleSpec,
@@ -1045,8 +1061,9 @@ def _example_steps(
     declared: dict[str, Declaration],
     where: str,
     issues: _Collector,
-) -> tuple[Step, ...]:
-    """An example's call (``request:``) or plan (``steps:``), each step read."""
+) -> tuple[tuple[Step, ...], tuple[Request, ...]]:
+    """An example's call (``request:``) or plan (``steps:``), each step read; or its
+    requests (``requests:``) for the plan optimum."""
     if spec.request is not None and spec.steps:
         issues.add(doc, (*path, "steps"), where, "give a request: or steps:, not both")
     raw = [(("request",), spec.request)] if spec.request is not None else []
@@ -1057,23 +1074,68 @@ def _example_steps(
             steps.append(parse_step(schema, declared, step))
         except ArgumentError as e:
             issues.add(doc, (*path, *at), where, str(e))
-    return tuple(steps)
+
+    def report(at: tuple, message: str) -> None:
+        issues.add(doc, (*path, *at), where, message)
+
+    return tuple(steps), _example_requests(spec, schema, declared, report)
+
+
+def _example_requests(
+    spec: ExampleSpec,
+    schema: FactSchema,
+    declared: dict[str, Declaration],
+    report: Callable[[tuple, str], None],
+) -> tuple[Request, ...]:
+    """An example's requests (``requests:``) and the events before each call, each read;
+    ``report(path within the example, message)`` locates what does not fit."""
+    if spec.requests and (spec.request is not None or spec.steps):
+        report(("requests",), "give requests:, or a request: or steps:")
+    if spec.before_each and not spec.requests:
+        report(("before_each",), "before_each: goes with requests:")
+    known = event_names(schema)
+    for i, event in enumerate(spec.before_each):
+        if event not in known:
+            report(
+                ("before_each", i),
+                f"unknown event {event!r} (events: {', '.join(known) or 'none'})",
+            )
+    if len(spec.requests) > MAX_REQUESTS:
+        report(("requests",), f"at most {MAX_REQUESTS} requests")
+    requests = []
+    for i, raw in enumerate(spec.requests):
+        try:
+            requests.append(parse_request(declared, raw))
+        except ArgumentError as e:
+            report(("requests", i), str(e))
+    return tuple(requests)
 
 
 PLAN_EXPECTATIONS = ("plan", "amounts", "because", "after")
 """What an example with a request or steps may expect of them (novamart.kernel.requests)."""
+OPTIMUM_EXPECTATIONS = ("best", "best_order", "best_amounts", "best_because", "best_after")
+"""What an example with requests may expect of their best plan (novamart.kernel.plans)."""
 
 
 def _expect_problem(
-    key: str, value: Any, catalogue: dict, policies: dict, issues: _Collector, calls: bool = False
+    key: str,
+    value: Any,
+    catalogue: dict,
+    policies: dict,
+    issues: _Collector,
+    calls: bool = False,
+    requests: bool = False,
 ) -> str | None:
     """What is wrong with one expectation; nothing when it names what a broken file would
     have defined (that file's own issue says what is wrong)."""
-    if key in PLAN_EXPECTATIONS:
-        if not calls:
-            return f"{key}: expects of a request: or steps:, and the example has neither"
-        if key == "after":
-            return None if isinstance(value, dict) else f"after: expected a mapping, got {value!r}"
+    if key in OPTIMUM_EXPECTATIONS or key in PLAN_EXPECTATIONS:
+        optimum = key in OPTIMUM_EXPECTATIONS
+        if not (requests if optimum else calls):
+            wanted = "requests:" if optimum else "a request: or steps:"
+            lacks = "none" if optimum else "neither"
+            return f"{key}: expects of {wanted}, and the example has {lacks}"
+        if key in ("after", "best_after"):
+            return None if isinstance(value, dict) else f"{key}: expected a mapping, got {value!r}"
         return None if isinstance(value, list) else f"{key}: expected a list, got {value!r}"
     if key.startswith("each_"):  # per item: each_item: {<id>: {optimal: ..., <policy>: ...}}
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
@@ -1102,7 +1164,7 @@ def _expect_problem(
     elif key not in issues.broken_policies:
         return (
             f"unknown expectation {key!r} (use optimal, amount, a policy name, "
-            "each_<collection> for expectations per item, or, of a request or steps, "
-            f"{', '.join(PLAN_EXPECTATIONS)})"
+            "each_<collection> for expectations per item, of a request or steps, "
+            f"{', '.join(PLAN_EXPECTATIONS)}, or, of requests, {', '.join(OPTIMUM_EXPECTATIONS)})"
         )
     return None
