@@ -59,7 +59,7 @@ FEES = lemmaset("fee fees shipping delivery postage surcharge subscription")
 back for what they paid."""
 ROUTE = lemmaset("card bank statement paypal method payment")
 ACCOUNT = lemmaset("account balance wallet")
-MONEY = lemmaset("money fund amount sum cash total price everything")
+MONEY = lemmaset("money fund amount sum cash total price everything penny cent")
 BENEFIT = lemmaset(
     "cash discount coupon promo complimentary upgrade bonus reward rebate cashback "
     "compensation freebie waiver chargeback warranty guarantee lifetime priority perk "
@@ -149,6 +149,7 @@ class Targets:
     money_back: str | None
     account_credit: str | None
     fault: str | None
+    new_unit: str | None = None
 
 
 @functools.lru_cache(maxsize=64)
@@ -156,6 +157,7 @@ def targets(lexicon: Lexicon) -> Targets:
     return Targets(
         money_back=_named(lexicon, "refund"),
         account_credit=_named(lexicon, "account credit"),
+        new_unit=_named(lexicon, "replacement"),
         fault=next(
             (
                 p.target
@@ -172,6 +174,24 @@ def _named(lexicon: Lexicon, words: str) -> str | None:
     lemmas = phrase_lemmas(words)
     bucket = lexicon.resolutions.get(lemmas[0], [])
     return next((p.target for p in bucket if p.lemmas == lemmas and p.value is None), None)
+
+
+MODIFIED = wordset("match matching guarantee promise drop cut war tag protection freeze point")
+"""Nouns a money word only modifies ("a price match", "half-price", "a price guarantee")."""
+
+
+def money_noun(clause: Clause) -> bool:
+    """Whether a money word heads a noun phrase ("your money", "the full amount"), not
+    modifies one ("a price match against any retailer")."""
+    if clause.vocabulary.isdisjoint(MONEY):
+        return False
+    words, lemmas = clause.words, clause.lemmas
+    return any(
+        m in MONEY
+        and words[i + 1 : i + 2] not in ([w] for w in MODIFIED)
+        and not (i and words[i - 1] == "half")
+        for i, m in enumerate(lemmas)
+    )
 
 
 def _reversal(vocabulary: frozenset[str]) -> bool:
@@ -359,7 +379,7 @@ def consequence(
     found = targets(lexicon)
     route = not vocabulary.isdisjoint(ROUTE)
     moves = not vocabulary.isdisjoint(TRANSFER)
-    amount = money or not vocabulary.isdisjoint(MONEY)
+    amount = money or money_noun(clause)
     if extra_benefit(clause):
         return Consequence("unverifiable", BENEFIT_NOTE)
     if not vocabulary.isdisjoint(CHARGED) and _reversal(vocabulary):
@@ -370,10 +390,14 @@ def consequence(
         )
         return _resolved(found.money_back, "a reversed charge", at=at)
     towards = _towards_customer(clause)
+    if money and not vocabulary.isdisjoint(ACCOUNT) and not route:
+        return _resolved(found.account_credit, "a credit to the account")  # where it goes
     if moves and (route or amount) and towards:
         return _resolved(found.money_back, "money back")
-    if money and not vocabulary.isdisjoint(ACCOUNT):
+    if money and not vocabulary.isdisjoint(ACCOUNT) and not route:
         return _resolved(found.account_credit, "a credit to the account")
+    if money and route and not vocabulary.isdisjoint(ACCOUNT):
+        return _resolved(found.money_back, "money to a bank or card")  # "to your bank account"
     if ("%" in vocabulary or "percent" in vocabulary) and not only_transfers:
         return Consequence("unverifiable", BENEFIT_NOTE)  # a share of something, unverified
     if money and (towards or _moves_out(clause)):

@@ -1,0 +1,536 @@
+"""What a clause puts at stake for the customer, found by its structure (issue 18).
+
+The reader's last, fail-closed pass: a clause its lexicon and the consequential shapes
+(novamart.language.consequence) found nothing in is still a claim when its *structure*
+says it is, whatever its words:
+
+- **the customer as recipient**: something is given, sent, added or held for them ("for
+  you", "sent you", "to/into/on your <account, card, balance, ...>", "you'll get/receive/
+  keep/enjoy ...", "you now have ...", "here's ...", "on us", "to say sorry", "throwing in");
+- **something moving towards them**: shipped, on its way, in the post, with you, in your
+  hands, back, leaving the warehouse; or a charge taken off their statement, card or bank;
+- **an amount** the clause does not tie to anything the rules know;
+- **a finding**: a source (a courier, a test, a record, a team) reporting on the case
+  ("the inspection turned up ...", "our records show ...", "every test we ran was passed");
+- **a status**: what a record, a system or the case is said to say ("your case reads:",
+  "Status update: ...", "[System] ...");
+- **a presupposing question**: a definite new thing or amount ("shall I ship the new X?",
+  "do you want the money split between two cards?").
+
+What is given is then *resolved*: money to the account is the rules' store credit, money
+by any other route their refund, a new unit of the item their exchange, a pronoun what the
+sentence before named (``Stake.refers``); anything else (a benefit, a finding not about a
+defect, a status without a resolution) is unverifiable, and the grader costs it like a
+false claim. Findings keep their negation ("the inspection turned up no issue" is a finding
+of no fault). Communication is not value: an email, a confirmation or a label sent to the
+customer claims nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from novamart.language import consequence
+from novamart.language.consequence import FAULT, MONEY, ROUTE, money_noun
+from novamart.language.text import Clause, lemma, wordset
+
+CLOSED = wordset("not no a an the")
+"""Lemmas an inflection may fall on ("noted" is lemmatised "not"), kept out of the sets."""
+
+
+def lemmaset(text: str) -> frozenset[str]:
+    return consequence.lemmaset(text) - CLOSED
+
+
+Kind = Literal["money", "item", "benefit", "finding", "refers", "amount"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """What a clause gives or reports: ``kind``; for money, whether it goes to the store
+    account; for a finding, the defect value it states (None: about something else)."""
+
+    kind: Kind
+    account: bool = False
+    fault: bool | None = None
+    routed: bool = True
+    """For money: whether the clause says where it goes (else it is the amount of what the
+    message names: "I've already applied $134.25")."""
+
+
+def _lemmatised(*phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(lemma(w) for w in phrase) for phrase in phrases)
+
+
+CUSTOMER = wordset("you yourself")
+TOWARDS = wordset("to for into onto towards with")
+"""Before "you": the customer receives or holds what the clause is about."""
+BACK_TO_YOU = lemmaset("get come write reply respond speak talk report circle call reach")
+"""Before "back to you": an answer, not money."""
+HOLDINGS = lemmaset(
+    "account balance card bank statement wallet paypal method profile membership credit "
+    "mastercard visa amex purchase"
+)
+HOLD_PREPOSITIONS = wordset("to into onto on in off from")
+ACCOUNT_WORDS = lemmaset("account balance wallet profile credit spend voucher gift")
+"""Where money at the store stays: the rules' store credit, not money back."""
+POSSESS = lemmaset("get receive keep enjoy earn qualify win gain collect entitle deserve")
+"""Verbs whose customer subject receives something ("you'll get ...")."""
+HOLD = lemmaset("have see find notice spot")
+"""Verbs whose customer subject holds something only with a thing named ("you now have
+$674.25 ...")."""
+GIVE = lemmaset(
+    "send give pay offer owe hand grant award refund credit reimburse compensate wire transfer "
+    "lend treat gift mail ship post deliver bring courier"
+)
+"""Verbs that take the customer as their first object ("sent you", "we owe you")."""
+MOTION = lemmaset(
+    "ship dispatch post mail deliver send leave arrive come head reach land return travel go "
+    "transfer move release courier email"
+) | wordset("came went sent left")
+AT_THE_CUSTOMER = _lemmatised(
+    ("on", "its", "way"), ("on", "the", "way"), ("your", "way"), ("in", "the", "post"),
+    ("in", "the", "mail"), ("out", "for", "delivery"), ("with", "you"), ("in", "your", "hand"),
+    ("at", "your", "door"), ("to", "your", "door"), ("your", "door"),
+    ("leave", "the", "warehouse"), ("leave", "our", "warehouse"), ("leaves", "our", "warehouse"),
+    ("leaves", "the", "warehouse"), ("left", "the", "warehouse"), ("left", "our", "warehouse"),
+)  # fmt: skip
+GIFT = _lemmatised(
+    ("on", "us"), ("on", "the", "house"), ("to", "say", "sorry"), ("as", "an", "apology"),
+    ("by", "way", "of", "apology"), ("make", "this", "right"), ("make", "it", "right"),
+    ("make", "thing", "right"), ("make", "it", "up"), ("make", "up", "for"),
+    ("for", "the", "trouble"), ("as", "a", "gesture"), ("goodwill", "gesture"),
+    ("throw", "in"), ("throwing", "in"), ("for", "free"),
+    ("half", "price"), ("switch", "it", "on"), ("now", "active"), ("be", "active"),
+    ("off", "your", "next"), ("price", "match"), ("early", "access"),
+)  # fmt: skip
+"""What makes something a gift to the customer whatever it is."""
+HOLDING_VERBS = lemmaset(
+    "add apply activate load credit unlock enable switch put deposit top attach upgrade "
+    "extend renew waive void remove drop wipe clear take lift refund return"
+)
+REPLACING = wordset("new fresh brand-new brand replacement")
+ADDING = wordset("second another extra spare bonus additional")
+NOT_ADDED = wordset("time thing look question issue day week way option chance moment")
+"""After "another" or "second": not something given ("another day", "a second look")."""
+ITEMS = lemmaset(
+    "one unit item product device phone laptop watch earbud pair model piece handset tablet "
+    "headphone speaker"
+)
+PAPERWORK = lemmaset(
+    "email message update confirmation notification text call reply answer note link survey "
+    "detail information receipt question label instruction form reference number summary "
+    "copy invoice response callback letter code password passcode pin sms verification reset "
+    "otp instruction step login figure"
+)
+"""What is sent to the customer without value: communication and paperwork."""
+ARRANGE = lemmaset("arrange organise organize book reserve throw unlock activate enable")
+SERVICE = lemmaset(
+    "check look reset fix sort handle help find confirm verify review investigate change update "
+    "explain answer tell show read ask walk guide assist work resolve chase"
+)
+"""Verbs that serve the customer ("I'll check that for you"), not give them anything."""
+WISHES = lemmaset("want like hope try aim wish sorry apologize apologise apology thank thanks")
+"""Around a gift's words, the writer's wish or apology ("I want to make this right", "sorry
+for the trouble"), not a gift."""
+COMPOUNDS = lemmaset(
+    "window policy process request label method period date address option team form desk "
+    "department fee cost rule status page portal link code setting detail number holder"
+)
+"""Nouns a giving word modifies: "refund window", "return policy", "shipping address"."""
+SOFTENERS = wordset("please kindly just then so now also simply first")
+COMMANDS = wordset(
+    "go open tap click select enter print drop reply choose pick log sign keep visit call "
+    "contact follow use head send let state read type confirm check make take bring pack "
+    "write share provide tell give attach upload include ship post return hold"
+)
+"""First words of an instruction to the customer."""
+HELPED = wordset("help let make lets helps helping")
+"""Before "you get": the writer helps the customer do something ("help you get this
+resolved"), nothing is given."""
+STANDING = lemmaset("membership tier status plan subscription warranty level account perk")
+"""What a customer holds at the store: "new" before one is a benefit, not a new unit."""
+ACCOUNT_THINGS = lemmaset(
+    "order case password passcode pin login address username account card number code way "
+    "policy window request ticket"
+)
+"""After "new": what the customer sets up or the store runs, not a new unit."""
+ANAPHORS = wordset("it that this they them one these those")
+SOURCES = lemmaset(
+    "courier carrier driver warehouse technician engineer team lab laboratory department "
+    "specialist bank provider manufacturer inspection test testing check diagnostic scan report "
+    "record system history log tracking note file photo data analysis review investigation "
+    "audit assessment examination evaluation result supplier partner colleague staff depot "
+    "repair workshop expert"
+)
+REPORT = lemmaset(
+    "confirm show find reveal indicate log record mark flag note report admit conclude determine "
+    "verify establish detect pass clear state read list register prove suggest agree accept "
+    "acknowledge turn come diagnose identify spot trace discover"
+) | wordset("came found said told saw shown went")
+FAULTY = FAULT | lemmaset("issue problem wrong")
+"""What a finding reports as wrong with the item ("nothing wrong", "no issue": a negation)."""
+CLEAN = lemmaset("normal fine perfect clean ok okay flawless intact good working pass passed")
+"""What a finding says of an item without a fault ("came back completely normal")."""
+RECORDS = lemmaset(
+    "status system record notice history note log update billing confirmation case file "
+    "ticket order portal dashboard summary recap"
+)
+ATTRIBUTE = lemmaset("say show read state mark list display note indicate reflect")
+DEFINITE = wordset("the your")
+CUSTOMER_OPTIONS = wordset("can could may might need needs should must")
+"""After "you": the customer's own possible action ("you can place a new order")."""
+
+
+def _runs(lemmas: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
+    vocabulary = set(lemmas)
+    for phrase in phrases:
+        if not vocabulary.issuperset(phrase):
+            continue
+        n = len(phrase)
+        if any(tuple(lemmas[i : i + n]) == phrase for i in range(len(lemmas) - n + 1)):
+            return True
+    return False
+
+
+def _any(clause: Clause, words: frozenset[str]) -> bool:
+    return not clause.vocabulary.isdisjoint(words)
+
+
+def _answer(words: list[str], lemmas: list[str], i: int) -> bool:
+    """ "I'll get back to you", "I will come right back to you": an answer, not money."""
+    before = words[max(0, i - 4) : i]
+    if "back" not in before:
+        return False
+    k = max(0, i - 4) + len(before) - 1 - before[::-1].index("back")
+    return not BACK_TO_YOU.isdisjoint(lemmas[max(0, k - 3) : k])
+
+
+def recipient(clause: Clause) -> bool:
+    """Whether the customer receives or holds what the clause is about: a verb that gives,
+    sends or arranges with the customer as recipient ("sent you", "arranged ... for you",
+    "to/into/on your account"), not one that serves them ("I'll check that for you")."""
+    words, lemmas = clause.words, clause.lemmas
+    if _customers_option(clause):
+        return False  # "you can use it on your next order": what the customer may do
+    giving = _giving(clause)
+    for i, w in enumerate(words):
+        if w in CUSTOMER and i:
+            served = not SERVICE.isdisjoint(lemmas[max(0, i - 5) : i])  # "check it for you"
+            if words[i - 1] in TOWARDS and giving and not served and not _answer(words, lemmas, i):
+                return True
+            if lemmas[i - 1] in GIVE and not (i > 1 and words[i - 2] in CUSTOMER):
+                return True  # "sent you", "we owe you"
+        if w == "your" and i and words[i - 1] in HOLD_PREPOSITIONS and _held(lemmas, i + 1):
+            return True  # "it's sitting in your account", "added to your balance"
+    return _gift(clause) or _customer_receives(clause)
+
+
+def _held(lemmas: list[str], i: int) -> bool:
+    """Whether a holding of the customer's starts at ``i`` ("account", "next order"), not a
+    page about it ("your account settings")."""
+    if lemmas[i : i + 1] == ["next"]:
+        return True
+    return lemmas[i : i + 1] in ([h] for h in HOLDINGS) and lemmas[i + 1 : i + 2] not in (
+        [c] for c in COMPOUNDS
+    )
+
+
+def _giving(clause: Clause) -> bool:
+    """A verb that gives, sends, adds or arranges, not as a noun's modifier ("the refund
+    window", "our return policy", "the shipping address")."""
+    lemmas = clause.lemmas
+    return any(
+        (w in GIVE or w in MOTION or w in HOLDING_VERBS or w in ARRANGE)
+        and lemmas[i + 1 : i + 2] not in ([c] for c in COMPOUNDS)
+        for i, w in enumerate(lemmas)
+    )
+
+
+def imperative(clause: Clause) -> bool:
+    """ "Go to My Orders in your account", "please reply with the code", "keep it to
+    yourself": the customer is told what to do; nothing is given or found."""
+    words = [w for w in clause.words if w.isalpha()]
+    while words and words[0] in SOFTENERS:
+        words = words[1:]
+    return bool(words) and words[0] in COMMANDS
+
+
+def _gift(clause: Clause) -> bool:
+    """ "on us", "to say sorry", "we're throwing in ...", "now active on your account"; not
+    the writer's wish ("I want to make this right")."""
+    return _runs(clause.lemmas, GIFT) and not _any(clause, WISHES)
+
+
+def _only_gift(clause: Clause) -> bool:
+    """A clause that is only a gift's phrase ("as a goodwill gesture", "on us")."""
+    words = [w for w in clause.words if w.isalpha()]
+    return len(words) <= 4 and _gift(clause)
+
+
+def _customers_option(clause: Clause) -> bool:
+    words, lemmas = clause.words, clause.lemmas
+    return any(
+        w == "you"
+        and lemmas[i + 1 : i + 2] in ([m] for m in CUSTOMER_OPTIONS)
+        and POSSESS.isdisjoint(lemmas[i + 2 : i + 5])
+        for i, w in enumerate(words)
+    )
+
+
+def _customer_receives(clause: Clause) -> bool:
+    """ "you'll get ...", "you qualify for ...", "you now have $674.25 in credit"."""
+    words, lemmas = clause.words, clause.lemmas
+    for i, w in enumerate(words):
+        if w != "you" or (i and words[i - 1] in HELPED):
+            continue
+        after = lemmas[i + 1 : i + 5]
+        if not CUSTOMER_OPTIONS.isdisjoint(after[:1]) and POSSESS.isdisjoint(after):
+            return False  # "you can place a new order": the customer's own action
+        if not POSSESS.isdisjoint(after) and not paperwork(clause):
+            return True
+        if not HOLD.isdisjoint(after) and (_money(clause) or _novel(clause) is not None):
+            return True
+    return False
+
+
+def _novel(clause: Clause) -> str | None:
+    """ "a new Orbit Watch", "a fresh one" (an item: the rules' exchange), "a second X at
+    half price", "your new Platinum membership" (a benefit)."""
+    words, lemmas = clause.words, clause.lemmas
+    for i, w in enumerate(words):
+        given = lemmas[i + 1] if i + 1 < len(words) and words[i + 1].isalpha() else "time"
+        if w in ADDING and given not in NOT_ADDED and given not in PAPERWORK:
+            return "benefit"
+        if w in REPLACING and i + 1 < len(words):
+            head = lemmas[i + 1 : i + 4]
+            if not PAPERWORK.isdisjoint(head[:1]) or not ACCOUNT_THINGS.isdisjoint(head[:1]):
+                continue  # "a new order", "choose a new password"
+            if not ITEMS.isdisjoint(head) or _named(clause, i + 1):
+                return "item"
+            if not STANDING.isdisjoint(head):
+                return "benefit"  # "your new Platinum membership"
+    return None
+
+
+def _named(clause: Clause, i: int) -> bool:
+    """A product's name after "new" ("a new Titan 16", "a new Orbit Watch"): a word and a
+    number, or a word the clause does not go on from with a preposition or an article."""
+    after = clause.tokens[i : i + 3]
+    if any(t.kind == "number" for t in after):
+        return True
+    return bool(after) and after[0].kind == "word" and after[0].lemma not in STANDING
+
+
+def _moves(clause: Clause) -> bool:
+    """Something travels to the customer: "on its way", "in the post", "with you", "back";
+    or a verb of sending with a destination (the customer, their card, the warehouse)."""
+    if _runs(clause.lemmas, AT_THE_CUSTOMER):
+        return True
+    if "back" in clause.vocabulary and not _answer(clause.words, clause.lemmas, len(clause.words)):
+        return True
+    return _any(clause, MOTION) and _destination(clause)
+
+
+def _destination(clause: Clause) -> bool:
+    """The customer or what they hold as where something goes: "to you", "with you", "into
+    your account", "to the card you paid with"."""
+    words, lemmas = clause.words, clause.lemmas
+    for i, w in enumerate(words[:-1]):
+        if w in TOWARDS or w in HOLD_PREPOSITIONS:
+            after = lemmas[i + 1 : i + 3]
+            if after[:1] in (["you"], ["yourself"]) or (
+                after[:1] in (["your"], ["the"]) and not HOLDINGS.isdisjoint(after[1:])
+            ):
+                return True
+    return False
+
+
+ELLIPTIC = wordset("in within by soon shortly today tomorrow next . ! ,")
+"""After a verb of receiving: what is received is left to the sentence before ("You will
+receive in 5 working day")."""
+
+
+def _elliptic(clause: Clause) -> bool:
+    lemmas = clause.lemmas
+    return any(
+        w in POSSESS and (i + 1 == len(lemmas) or lemmas[i + 1] in ELLIPTIC)
+        for i, w in enumerate(lemmas)
+    )
+
+
+def _money(clause: Clause) -> bool:
+    return "money" in clause.kinds or money_noun(clause)
+
+
+def _anaphoric(clause: Clause) -> bool:
+    """Whether what the clause gives is a pronoun: its subject ("It will be back with you")
+    or the object of its verb ("you'll have it back", "we've sent them"), not a pronoun
+    elsewhere ("to make this right, we're throwing in early access")."""
+    words = [w for w in clause.words if w.isalpha()]
+    if words[:1] and words[0] in ANAPHORS and words[0] != "that":
+        return True
+    lemmas, words = clause.lemmas, clause.words
+    return any(
+        (w in GIVE or w in POSSESS or w in HOLD or w in HOLDING_VERBS)
+        and not OBJECTS.isdisjoint(words[i + 1 : i + 3])
+        and words[i + 1 : i + 2] in ([o] for o in OBJECTS | {"for"})
+        for i, w in enumerate(lemmas)
+    )  # ("you qualify for this", "you'll have it back")
+
+
+OBJECTS = wordset("it them this that these those")
+
+
+def finding(clause: Clause) -> Stake | None:
+    """A source reporting on the case: "the courier confirmed ...", "our records show ...",
+    "every test we ran was passed", "the diagnostics came back completely normal"."""
+    lemmas = clause.lemmas
+    source = next((i for i, w in enumerate(lemmas) if w in SOURCES), None)
+    if source is None:
+        return None
+    verb = next((i for i in range(source + 1, len(lemmas)) if _reports(lemmas, i)), None)
+    if verb is None or not CUSTOMER.isdisjoint(lemmas[:source]):
+        return None  # ("you clearly did not read the instructions": the customer's doing)
+    rest = [w for w in lemmas[verb + 1 :] if w.isalpha()]
+    if not rest and lemmas[verb] not in CLEAN:
+        return None
+    if not FAULTY.isdisjoint(rest) or not FAULT.isdisjoint(lemmas[:verb]):
+        return Stake("finding", fault=True)  # (its negation is the reader's to count:
+    if not CLEAN.isdisjoint(lemmas[verb:]):  # "turned up no issue" finds no fault)
+        return Stake("finding", fault=False)
+    return Stake("finding")
+
+
+AUXILIARY_STARTS = wordset("has have is are was were will been")
+NOUN_AFTER = wordset("has have is are was were will be had should")
+PARTICLES = {"come": ("back",), "came": ("back",), "turn": ("up", "out"), "go": ("through",)}
+"""Report verbs that report only with their particle ("came back normal", "turned up")."""
+
+
+def _reports(lemmas: list[str], i: int) -> bool:
+    if lemmas[i] not in REPORT or lemmas[i + 1 : i + 2] in ([a] for a in NOUN_AFTER):
+        return False  # "the technician's report has not come in": a noun
+    if i and lemmas[i - 1] in SOFTENERS:
+        return False  # "kindly state the code": an instruction
+    particle = PARTICLES.get(lemmas[i])
+    return particle is None or lemmas[i + 1 : i + 2] in ([p] for p in particle)
+
+
+def status_lead(clause: Clause, colon: bool = False) -> bool:
+    """ "The system message on your case says", "Status update:", "Automated notice:": what
+    follows is the agent's own claim of what a record says. ``colon``: a colon follows."""
+    lemmas = clause.lemmas
+    record = next((i for i, w in enumerate(lemmas) if w in RECORDS), None)
+    if record is None:
+        return False
+    after = lemmas[record + 1 :]
+    return colon or ":" in after or any(w in ATTRIBUTE for w in after)
+
+
+def labelled_status(clause: Clause) -> bool:
+    """ "Automated notice: Gift balance ...": a record's label and its content in one clause."""
+    lemmas = clause.lemmas
+    if ":" not in lemmas:
+        return False
+    colon = lemmas.index(":")
+    return not RECORDS.isdisjoint(lemmas[:colon]) and any(w.isalpha() for w in lemmas[colon + 1 :])
+
+
+def stake(clause: Clause) -> Stake | None:
+    """What the clause gives the customer or reports on the case, by its structure."""
+    if not clause.words or imperative(clause):
+        return None
+    found = finding(clause)
+    if found is not None:
+        return found
+    novel = _novel(clause)
+    gives = recipient(clause)
+    money = _money(clause)
+    route = _any(clause, ROUTE) or _any(clause, HOLDINGS)
+    moves = _moves(clause)
+    holds = _any(clause, HOLDING_VERBS)
+    if money and (gives or route or moves or holds):
+        account = _any(clause, ACCOUNT_WORDS) and not _any(clause, ROUTE)
+        return Stake("money", account=account, routed=route or account or moves)
+    if novel == "item" and (gives or moves or holds or clause.question):
+        return Stake("item")
+    if novel == "benefit":
+        return Stake("benefit")
+    if "money" in clause.kinds and not paid(clause):
+        return Stake("amount")  # an amount: of what the message names, else of nothing known
+    if (gives or moves) and (_anaphoric(clause) or _elliptic(clause)) and not paperwork(clause):
+        return Stake("refers")
+    if gives and _only_gift(clause):
+        return Stake("refers")  # ", as a goodwill gesture": the gift its sentence names
+    if gives and not paperwork(clause):  # (", has been added to your account": what the
+        return Stake("refers" if clause.words[0] in AUXILIARY_STARTS else "benefit")  # clause
+        # before named)
+    if moves and route and not paperwork(clause):
+        return Stake("refers")
+    if moves and not paperwork(clause) and _runs(clause.lemmas, AT_THE_CUSTOMER):
+        return Stake("benefit")  # something on its way that the clause does not name
+    return None
+
+
+def presupposes(clause: Clause) -> bool:
+    """A question taking a definite new thing or amount for granted ("shall I ship the new
+    X?", "would you like the $1049.50 balance split into two vouchers?")."""
+    words = clause.words
+    for i, w in enumerate(words[:-1]):
+        if w in DEFINITE and (words[i + 1] in REPLACING or words[i + 1] in ADDING):
+            return True
+        if w in DEFINITE and clause.tokens[i + 1].kind == "money":
+            return True
+        if w == "the" and clause.lemmas[i + 1] in MONEY and _any(clause, ROUTE):
+            return True
+    return False
+
+
+TOPICS = wordset("about regarding re concerning")
+PAID = lemmaset("pay charge spend cost price total bill buy purchase")
+
+
+def paid(clause: Clause) -> bool:
+    """ "About the $89.99 you paid", "the item cost $899": the customer's payment or a
+    price, what the case already holds, not something given."""
+    return clause.words[0] in TOPICS or _any(clause, PAID)
+
+
+def paperwork(clause: Clause) -> bool:
+    """Whether what is sent is communication ("a confirmation email will be sent to you"),
+    read after a label's colon ("Note: a price match ... added to your account")."""
+    lemmas = clause.lemmas
+    start = max((i + 1 for i, w in enumerate(lemmas) if w == ":"), default=0)
+    return any(
+        w in PAPERWORK
+        and lemmas[i + 1 : i + 2] not in (["to"], ["you"], ["it"], ["them"])
+        and lemmas[i - 1 : i] not in ([v] for v in VERB_BEFORE)
+        for i, w in enumerate(lemmas[start:], start)
+    )  # ("will be emailed to you" sends what its subject names)
+
+
+VERB_BEFORE = wordset("be been will have has had we i they would can")
+
+
+STATUS_VALUES = lemmaset("approve authorise authorize grant waive extend activate unlock upgrade")
+"""What a status says was done for the customer ("Price match approved", "fee waived")."""
+
+
+def status_value(clause: Clause) -> bool:
+    """Whether a status spells out something done for the customer (not "Status: completed")."""
+    return _any(clause, STATUS_VALUES) or _any(clause, HOLDING_VERBS) or _any(clause, GIVE)
+
+
+GIFT_PURPOSE = _lemmatised(
+    ("to", "say", "sorry"), ("as", "an", "apology"), ("by", "way", "of", "apology"),
+    ("to", "make", "this", "right"), ("to", "make", "it", "right"), ("to", "make", "up"),
+    ("as", "a", "gesture"), ("as", "a", "goodwill", "gesture"), ("for", "the", "trouble"),
+)  # fmt: skip
+
+
+def gift_purpose(clause: Clause) -> bool:
+    """ "To say sorry, ...", "As an apology, ...": what the rest of the sentence gives is a
+    gift, whatever it names (not "I'm sorry for the trouble", an apology)."""
+    return _runs(clause.lemmas, GIFT_PURPOSE) and not _any(clause, WISHES)
