@@ -337,7 +337,7 @@ SEARCH = lemmaset("check test inspect examine look scan screen search")
 RESULT = frozenset({"positive", "negative", "result", "results", "outcome", "verdict"})
 
 
-def _sought(lemmas: list[str], i: int) -> bool:
+def sought(lemmas: list[str], i: int) -> bool:
     """ "checked for a defect", "tested for any fault": what a check looks for, not found."""
     before = lemmas[max(0, i - 4) : i]
     if "for" not in before:
@@ -350,7 +350,7 @@ def _finding(clause: Clause, found: Targets) -> Consequence | None:
     """A finding about the item or the case (a fault, a test result, a review)."""
     vocabulary, lemmas = clause.vocabulary, clause.lemmas
     verb = next((i for i, w in enumerate(lemmas) if w in FINDING), None)
-    faults = [w for i, w in enumerate(lemmas) if w in FAULT and not _sought(lemmas, i)]
+    faults = [w for i, w in enumerate(lemmas) if w in FAULT and not sought(lemmas, i)]
     if faults and (verb is not None or not vocabulary.isdisjoint(RESULT)):
         if found.fault and not FAULT_OF_THE_CHECK.isdisjoint(faults):
             return Consequence("fact", found.fault, at=verb or 0)

@@ -82,6 +82,7 @@ from novamart.language.stake import (
     status_value,
 )
 from novamart.language.text import (
+    RUN_ON_STARTS,
     Clause,
     Phrases,
     Token,
@@ -451,9 +452,13 @@ def _after_status_lead(clause: Clause, before: list[_Read]) -> bool:
     if labelled_status(clause):
         return True
     colon = clause.link == ":" or clause.quoted  # (a quotation after a record is its words)
+    if clause.link in RUN_ON_STARTS:
+        return False  # ("SYSTEM: Store credit issued: $134.25 I'm sorry, but ...")
     for item in reversed(before):
         if item.clause.sentence != clause.sentence or (item.clause.quoted and not clause.quoted):
             return False  # (what follows a quotation is the writer's again)
+        if item.clause.link in RUN_ON_STARTS:
+            return False
         if status_lead(item.clause, colon):
             return True
         colon = colon or item.clause.link == ":"
@@ -1292,13 +1297,20 @@ def _stance(modality: Modality, negations: int) -> Stance | None:
     return "offered" if modality in ("can", "offer") else "asserted"
 
 
+def _listed_amount(item: _Read) -> bool:
+    """A line of its own naming a resolution and its amount ("- $50.00 back on card"): a
+    summary's line states it, where the same words run into a sentence do not."""
+    tokens = item.clause.tokens
+    return bool(tokens) and tokens[-1].text == "\n" and any(m.amount for m in item.mentions)
+
+
 SILENT = NO_CLAIM - {"generic", "presupposed"}
 """Modalities under which no mention makes a claim (a generic one may, said to "you")."""
 
 
 def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
     claims: list[ResolutionClaim] = []
-    if item.modality == "none" and item.status:
+    if item.modality == "none" and (item.status or _listed_amount(item)):
         item = replace(item, modality="stated")  # "your case reads: full reimbursement ($999)"
     if item.modality in SILENT:
         return claims
@@ -1392,7 +1404,12 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     text = clause.text
     if item.modality == "unreadable":
         words = [w for w in clause.words if w.isalpha()]
-        if not clause.kinds.isdisjoint(AMOUNT_KINDS) or clause.quoted or carries_value(words):
+        if (
+            not clause.kinds.isdisjoint(AMOUNT_KINDS)
+            or clause.quoted
+            or carries_value(words)
+            or stake(clause) is not None  # its English words say something ships or is given
+        ):
             return [UnverifiableClaim(f"a clause {UNREADABLE_NOTE} that may promise something",
                                       text)]  # fmt: skip
         return []
@@ -1425,8 +1442,9 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     found = consequence(clause, lexicon)
     if found is not None and (found.kind == "fact" or found.target == FINDING_NOTE):
         staked = _staked(items, k, lexicon)  # "passed without a problem": the structure
-        if staked:  # reads the negation as part of the finding
-            return staked
+        if staked or (staked is not None and found.target == FINDING_NOTE):  # reads the
+            return staked  # negation as part of the finding; "banks can take a few days to
+            # show it" is no finding
     if found is None or (found.kind == "unverifiable" and found.target in ANCHORED):
         staked = _staked(items, k, lexicon)
         if staked is not None:
@@ -1468,7 +1486,7 @@ def _staked(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClai
     negated = _clause_negated(clause)
     if found.kind == "finding":
         if item.modality in INTENDED and _intended(clause):
-            return None
+            return []
         if found.fault is None and _fault_before(items, k):
             found = Stake("finding", fault=True)  # "checked for a defect, and the check did
             # not confirm one": the finding is about the fault its sentence named
@@ -1623,7 +1641,11 @@ def _antecedent(items: list[_Read], k: int, shapes: Targets) -> tuple[str | None
         money = next((t.value for t in item.clause.tokens if t.kind == "money"), None)
         if money is not None or not item.clause.vocabulary.isdisjoint(MONEY_WORDS):
             return (shapes.account_credit if account else shapes.money_back), money
-    return _anchor(items, k), None
+    for item in [*reversed(items[:k]), *items[k + 1 :]]:
+        named = _given(item)
+        if named:
+            return named[-1].resolution, None
+    return None, None
 
 
 def _conditional_benefit(

@@ -95,15 +95,19 @@ AT_THE_CUSTOMER = _lemmatised(
     ("at", "your", "door"), ("to", "your", "door"), ("your", "door"),
     ("leave", "the", "warehouse"), ("leave", "our", "warehouse"), ("leaves", "our", "warehouse"),
     ("leaves", "the", "warehouse"), ("left", "the", "warehouse"), ("left", "our", "warehouse"),
+    ("turn", "up"), ("show", "up"), ("be", "deliver"), ("be", "delivered"),
 )  # fmt: skip
-GIFT = _lemmatised(
+MANNER = _lemmatised(
     ("on", "us"), ("on", "the", "house"), ("to", "say", "sorry"), ("as", "an", "apology"),
     ("by", "way", "of", "apology"), ("make", "this", "right"), ("make", "it", "right"),
     ("make", "thing", "right"), ("make", "it", "up"), ("make", "up", "for"),
-    ("for", "the", "trouble"), ("as", "a", "gesture"), ("goodwill", "gesture"),
-    ("throw", "in"), ("throwing", "in"), ("for", "free"),
-    ("half", "price"), ("switch", "it", "on"), ("now", "active"), ("be", "active"),
-    ("off", "your", "next"), ("price", "match"), ("early", "access"),
+    ("for", "the", "trouble"), ("as", "a", "gesture"), ("goodwill", "gesture"), ("for", "free"),
+)  # fmt: skip
+"""How a gift is given: alone in a clause, it is said of the gift its sentence names."""
+GIFT = MANNER + _lemmatised(
+    ("throw", "in"), ("throwing", "in"), ("half", "price"), ("switch", "it", "on"),
+    ("now", "active"), ("be", "active"), ("off", "your", "next"), ("price", "match"),
+    ("early", "access"),
 )  # fmt: skip
 """What makes something a gift to the customer whatever it is."""
 HOLDING_VERBS = lemmaset(
@@ -169,13 +173,23 @@ REPORT = lemmaset(
     "verify establish detect pass clear state read list register prove suggest agree accept "
     "acknowledge turn come diagnose identify spot trace discover"
 ) | wordset("came found said told saw shown went")
+CHECKERS = lemmaset(
+    "technician engineer lab laboratory inspection test testing check diagnostic scan "
+    "analysis examination assessment evaluation result repair workshop expert"
+)
+"""Sources that are the store's own check of the item: their findings are the defect check's."""
+TECHNICAL = lemmaset("technical tech repair engineering quality-control diagnostic")
+DEEDS = wordset("was were has had passed failed sailed went came got did showed")
+"""A past verb: the item went through a test ("sailed through every diagnostic")."""
 FAULTY = FAULT | lemmaset("issue problem wrong")
 """What a finding reports as wrong with the item ("nothing wrong", "no issue": a negation)."""
-CLEAN = lemmaset("normal fine perfect clean ok okay flawless intact good working pass passed")
+CLEAN = wordset("perfectly properly normally flawlessly") | lemmaset(
+    "normal fine perfect clean ok okay flawless intact good working pass passed"
+)
 """What a finding says of an item without a fault ("came back completely normal")."""
 RECORDS = lemmaset(
     "status system record notice history note log update billing confirmation case file "
-    "ticket order portal dashboard summary recap"
+    "ticket order portal dashboard summary recap profile page app"
 )
 ATTRIBUTE = lemmaset("say show read state mark list display note indicate reflect")
 DEFINITE = wordset("the your")
@@ -260,13 +274,20 @@ def imperative(clause: Clause) -> bool:
 def _gift(clause: Clause) -> bool:
     """ "on us", "to say sorry", "we're throwing in ...", "now active on your account"; not
     the writer's wish ("I want to make this right")."""
-    return _runs(clause.lemmas, GIFT) and not _any(clause, WISHES)
+    return _runs(clause.lemmas, GIFT) and not _wishing(clause)
+
+
+def _wishing(clause: Clause) -> bool:
+    """The writer's wish or apology ("I want to make this right", "sorry for the trouble"),
+    not a gift's purpose ("to say sorry, here's ...")."""
+    lemmas = clause.lemmas
+    return any(w in WISHES and lemmas[i - 1 : i] != ["say"] for i, w in enumerate(lemmas))
 
 
 def _only_gift(clause: Clause) -> bool:
     """A clause that is only a gift's phrase ("as a goodwill gesture", "on us")."""
     words = [w for w in clause.words if w.isalpha()]
-    return len(words) <= 4 and _gift(clause)
+    return len(words) <= 4 and _runs(clause.lemmas, MANNER)
 
 
 def _customers_option(clause: Clause) -> bool:
@@ -338,6 +359,8 @@ def _destination(clause: Clause) -> bool:
     your account", "to the card you paid with"."""
     words, lemmas = clause.words, clause.lemmas
     for i, w in enumerate(words[:-1]):
+        if lemmas[i] in MOTION and words[i + 1] in ("you", "your"):
+            return True  # "to reach you", "reaches your door"
         if w in TOWARDS or w in HOLD_PREPOSITIONS:
             after = lemmas[i + 1 : i + 3]
             if after[:1] in (["you"], ["yourself"]) or (
@@ -396,11 +419,58 @@ def finding(clause: Clause) -> Stake | None:
     rest = [w for w in lemmas[verb + 1 :] if w.isalpha()]
     if not rest and lemmas[verb] not in CLEAN:
         return None
+    if not _checker(lemmas, source):
+        return Stake("finding")  # a courier, a bank, the manufacturer: no tool of the record
+    return _fault_stated(lemmas, verb)
+
+
+def _fault_stated(lemmas: list[str], verb: int) -> Stake:
+    """The defect value a check's finding states (None: about something else)."""
+    rest = [w for i, w in enumerate(lemmas) if i > verb and not consequence.sought(lemmas, i)]
     if not FAULTY.isdisjoint(rest) or not FAULT.isdisjoint(lemmas[:verb]):
         return Stake("finding", fault=True)  # (its negation is the reader's to count:
     if not CLEAN.isdisjoint(lemmas[verb:]):  # "turned up no issue" finds no fault)
         return Stake("finding", fault=False)
     return Stake("finding")
+
+
+def _checker(lemmas: list[str], source: int) -> bool:
+    """Whether the source is the store's own check of the item (a technician, a test, the
+    diagnostics; "our technical team"), whose finding is the defect check's."""
+    if lemmas[source] in CHECKERS:
+        return True
+    return lemmas[source] == "team" and lemmas[source - 1 : source] in ([t] for t in TECHNICAL)
+
+
+def _item_state(clause: Clause) -> Stake | None:
+    """The item's condition stated: "the unit works perfectly", "the unit has a manufacturing
+    fault" (not the customer's report echoed: "sorry to hear your unit is faulty")."""
+    lemmas = clause.lemmas
+    head = next((i for i, w in enumerate(lemmas) if w.isalpha() and w not in DETERMINERS), None)
+    if head is None or lemmas[head] not in ITEMS or lemmas[head] == "one":
+        return None
+    if _wishing(clause) or _any(clause, ECHOED):
+        return None
+    found = _fault_stated(lemmas, head)
+    return found if found.fault is not None else None
+
+
+DETERMINERS = wordset("the your this that my our a an its")
+ECHOED = lemmaset("hear mention say report describe tell write explain")
+
+
+def _tested(clause: Clause) -> Stake | None:
+    """The item and a test in one clause: "the device sailed through every diagnostic"."""
+    lemmas = clause.lemmas
+    item = next((i for i, w in enumerate(lemmas) if w in ITEMS and w != "one"), None)
+    words = clause.words
+    test = next(
+        (i for i, w in enumerate(lemmas) if w in CHECKERS and not words[i].endswith(("ed", "ing"))),
+        None,
+    )  # a test named, not the verb ("had the watch checked for a defect")
+    if item is None or test is None or item > test or not _any(clause, DEEDS):
+        return None
+    return _fault_stated(lemmas, item)
 
 
 AUXILIARY_STARTS = wordset("has have is are was were will been")
@@ -438,13 +508,33 @@ def labelled_status(clause: Clause) -> bool:
     return not RECORDS.isdisjoint(lemmas[:colon]) and any(w.isalpha() for w in lemmas[colon + 1 :])
 
 
+_SEEN: dict[tuple[str, bool], Stake | None] = {}
+SEEN_LIMIT = 20_000
+
+
 def stake(clause: Clause) -> Stake | None:
-    """What the clause gives the customer or reports on the case, by its structure."""
+    """What the clause gives the customer or reports on the case, by its structure (a clause
+    with none of its cue words is ruled out by one set comparison; a clause's text decides,
+    so each is read once: the reader asks again for the clauses around a pronoun)."""
+    if "money" not in clause.kinds and clause.vocabulary.isdisjoint(CUES):
+        return None
+    key = (clause.text, clause.question)
+    if key in _SEEN:
+        return _SEEN[key]
+    if len(_SEEN) > SEEN_LIMIT:
+        _SEEN.clear()
+    found = _SEEN[key] = _stake(clause)
+    return found
+
+
+def _stake(clause: Clause) -> Stake | None:
     if not clause.words or imperative(clause):
         return None
-    found = finding(clause)
+    found = finding(clause) or _tested(clause) or _item_state(clause)
     if found is not None:
         return found
+    if _covered(clause) or _raised(clause):
+        return Stake("benefit")
     novel = _novel(clause)
     gives = recipient(clause)
     money = _money(clause)
@@ -462,6 +552,8 @@ def stake(clause: Clause) -> Stake | None:
         return Stake("amount")  # an amount: of what the message names, else of nothing known
     if (gives or moves) and (_anaphoric(clause) or _elliptic(clause)) and not paperwork(clause):
         return Stake("refers")
+    if _reverses_it(clause):
+        return Stake("refers")  # "we've reversed it on our side": what was charged
     if gives and _only_gift(clause):
         return Stake("refers")  # ", as a goodwill gesture": the gift its sentence names
     if gives and not paperwork(clause):  # (", has been added to your account": what the
@@ -520,7 +612,10 @@ STATUS_VALUES = lemmaset("approve authorise authorize grant waive extend activat
 
 def status_value(clause: Clause) -> bool:
     """Whether a status spells out something done for the customer (not "Status: completed")."""
-    return _any(clause, STATUS_VALUES) or _any(clause, HOLDING_VERBS) or _any(clause, GIVE)
+    return _any(clause, STATUS_VALUES) or _giving(clause) or _any(clause, STANDING | MEMBERS)
+
+
+MEMBERS = lemmaset("member premium vip platinum")
 
 
 GIFT_PURPOSE = _lemmatised(
@@ -533,4 +628,49 @@ GIFT_PURPOSE = _lemmatised(
 def gift_purpose(clause: Clause) -> bool:
     """ "To say sorry, ...", "As an apology, ...": what the rest of the sentence gives is a
     gift, whatever it names (not "I'm sorry for the trouble", an apology)."""
-    return _runs(clause.lemmas, GIFT_PURPOSE) and not _any(clause, WISHES)
+    return _runs(clause.lemmas, GIFT_PURPOSE) and not _wishing(clause)
+
+
+COVER = lemmaset("cover absorb foot pick waive")
+LIFTED = wordset("to up into onto")
+
+
+def _covered(clause: Clause) -> bool:
+    """ "We'll cover the cost of your next repair": the store pays what the customer would."""
+    lemmas = clause.lemmas
+    verb = next((i for i, w in enumerate(lemmas) if w in COVER), None)
+    return verb is not None and _any(clause, CHARGES) and "you" not in lemmas[:verb]
+
+
+def _raised(clause: Clause) -> bool:
+    """ "You've been bumped up to our Platinum tier": the customer's standing moved up."""
+    words, lemmas = clause.words, clause.lemmas
+    if "you" not in words or STANDING.isdisjoint(lemmas):
+        return False
+    standing = next(i for i, w in enumerate(lemmas) if w in STANDING)
+    return not LIFTED.isdisjoint(words[max(0, standing - 4) : standing]) and not (
+        paid(clause) or _any(clause, wordset("at on"))
+    )
+
+
+CHARGES = consequence.CHARGED | consequence.FEES | lemmaset("cost bill price expense")
+
+
+REVERSE = lemmaset("reverse void cancel undo wipe scrap refund nullify annul")
+
+
+def _reverses_it(clause: Clause) -> bool:
+    words, lemmas = clause.words, clause.lemmas
+    return any(
+        w in REVERSE and words[i + 1 : i + 2] in (["it"], ["that"], ["them"])
+        for i, w in enumerate(lemmas)
+    )
+
+
+CUES = (
+    SOURCES | ITEMS | COVER | STANDING | REPLACING | ADDING | MONEY | REVERSE | HOLDINGS
+    | GIVE | MOTION | HOLDING_VERBS | ARRANGE | POSSESS
+    | frozenset(max(phrase, key=len) for phrase in GIFT + AT_THE_CUSTOMER)
+    | {"back", "up"}
+)  # fmt: skip
+"""Words one of the shapes needs (with an amount): a clause with none stakes nothing."""

@@ -525,6 +525,8 @@ _ONLY_PUNCT = frozenset({"punct"})
 
 RUN_ON_STARTS = wordset("i we please")
 OBJECT_PRONOUNS = wordset("you it them us me him her")
+LINE_ENDS = wordset("do done needed required else now today tomorrow here there again too soon")
+"""Words that end a line a writer ran on ("Nothing else to do I've processed ...")."""
 NOT_BEFORE_PLEASE = wordset("yes ok okay and or but so would could will can may might")
 
 
@@ -540,6 +542,9 @@ def _run_on(sentence: list[Token], i: int) -> bool:
         if previous == "you":
             return before not in QUESTION_TAILS and before not in ("if", "thank", "thanks")
         return previous not in NOT_BEFORE_PLEASE and sentence[i - 1].kind != "punct"
+    if sentence[i - 1].kind in ("money", "number") or previous in LINE_ENDS:
+        after = sentence[i + 1].text if i + 1 < len(sentence) else ""
+        return after in FINITE or after == "am"  # "... $134.25 I am sorry", "... to do I have"
     if previous not in OBJECT_PRONOUNS:
         return False
     return before not in QUESTION_TAILS and previous != "me"

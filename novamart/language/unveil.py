@@ -118,7 +118,15 @@ def fold_scripts(text: str, known: Callable[[str], bool] | None = None) -> tuple
 
 def _latin_alike(char: str) -> bool:
     """A Latin letter, or a letter of another script that imitates one (Cyrillic "с")."""
-    return char.isascii() or ord(char) in _confusables()
+    return char.isascii() or ord(char) in _confusables() or "LATIN" in unicodedata.name(char, "")
+
+
+def _after_latin(text: str, i: int) -> bool:
+    """Whether the letter a run of marks at ``i`` sits on is Latin or imitates one."""
+    k = i - 1
+    while k >= 0 and unicodedata.category(text[k])[0] == "M":
+        k -= 1
+    return k >= 0 and _latin_alike(text[k])
 
 
 def _plain(text: str, i: int, char: str) -> str:
@@ -127,7 +135,7 @@ def _plain(text: str, i: int, char: str) -> str:
     if char.isascii():
         return char
     category = unicodedata.category(char)
-    if category == _FORMAT or (category[0] == "M" and i and _latin_alike(text[i - 1])):
+    if category == _FORMAT or (category[0] == "M" and _after_latin(text, i)):
         return ""  # invisible, or a mark NFKC could not compose with a Latin letter
     if category != _DASH:
         return char
