@@ -1426,7 +1426,8 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         return [UnverifiableClaim(REVIEW_NOTE, text)]  # "a manager has reviewed your file"
     named = frozenset(i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end))
     if _claims_made(item):
-        benefit = extra_benefit(clause, named) and not _clause_negated(clause)
+        coded = _coded(clause, item.mentions, targets(lexicon).new_unit)
+        benefit = (extra_benefit(clause, named) or coded) and not _clause_negated(clause)
         if benefit:
             return [UnverifiableClaim(BENEFIT_NOTE, text)]
         if named:
@@ -1517,6 +1518,28 @@ def _staked(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClai
         return [] if denied else [UnverifiableClaim(note, text)]
     stance = _stance(modality, int(negated))
     return [] if stance is None else [ResolutionClaim(target, stance, amount, text)]
+
+
+def _coded(clause: Clause, mentions: list[Mention], new_unit: str | None) -> bool:
+    """A resolution's word followed by a code's name ("Voucher SAVE10 applied"): a promotion
+    code, a discount no rule grants, not the store credit the rules give (which has an
+    amount, not a name). After a new unit, a name and number is its model ("the
+    replacement NovaPhone 12")."""
+    tokens = clause.tokens
+    return any(
+        m.resolution
+        and m.resolution != new_unit
+        and m.end + 1 < len(tokens)
+        and tokens[m.end].kind == "word"
+        and tokens[m.end].text not in COUNTING
+        and tokens[m.end + 1].kind == "number"
+        and (tokens[m.end + 2].lemma if m.end + 2 < len(tokens) else ".") not in COUNTED
+        for m in mentions
+    )
+
+
+COUNTING = wordset("valid for within of about over under expires lasting worth at")
+COUNTED = lemmaset("day week month year percent % time") | wordset("days weeks months years")
 
 
 def _denies_benefit(clause: Clause) -> bool:

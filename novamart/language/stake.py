@@ -611,8 +611,12 @@ STATUS_VALUES = lemmaset("approve authorise authorize grant waive extend activat
 
 
 def status_value(clause: Clause) -> bool:
-    """Whether a status spells out something done for the customer (not "Status: completed")."""
-    return _any(clause, STATUS_VALUES) or _giving(clause) or _any(clause, STANDING | MEMBERS)
+    """Whether a status spells out something done for the customer (not "Status: completed"),
+    read after its label ("Status: unopened" names no standing)."""
+    lemmas = clause.lemmas
+    start = max((i + 1 for i, w in enumerate(lemmas) if w == ":"), default=0)
+    told = set(lemmas[start:])
+    return not told.isdisjoint(STATUS_VALUES | STANDING | MEMBERS) or _giving(clause)
 
 
 MEMBERS = lemmaset("member premium vip platinum")
