@@ -57,7 +57,7 @@ CHARGED = lemmaset("charge payment transaction bill debit invoice purchase order
 FEES = lemmaset("fee fees shipping delivery postage surcharge subscription")
 """What a fee waived or cancelled is: a benefit on what the customer would pay, not money
 back for what they paid."""
-ROUTE = lemmaset("card bank statement paypal method payment")
+ROUTE = lemmaset("card bank statement paypal method payment") | {"checking", "savings", "chequing"}
 ACCOUNT = lemmaset("account balance wallet")
 MONEY = lemmaset("money fund amount sum cash total price everything penny cent")
 BENEFIT = lemmaset(

@@ -73,6 +73,8 @@ HOLDINGS = lemmaset(
     "mastercard visa amex purchase"
 )
 HOLD_PREPOSITIONS = wordset("to into onto on in off from")
+BANKED = wordset("checking savings current chequing bank")
+"""Before "account": the customer's bank, not their store account."""
 ACCOUNT_WORDS = lemmaset("account balance wallet profile credit spend voucher gift")
 """Where money at the store stays: the rules' store credit, not money back."""
 POSSESS = lemmaset("get receive keep enjoy earn qualify win gain collect entitle deserve")
@@ -392,8 +394,8 @@ def _anaphoric(clause: Clause) -> bool:
     or the object of its verb ("you'll have it back", "we've sent them"), not a pronoun
     elsewhere ("to make this right, we're throwing in early access")."""
     words = [w for w in clause.words if w.isalpha()]
-    if words[:1] and words[0] in ANAPHORS and words[0] != "that":
-        return True
+    if words[:1] and words[0] in ANAPHORS and (words[0] != "that" or words[1:2] in AUX_NEXT):
+        return True  # ("That's been sent back to you"; not "that refund")
     lemmas, words = clause.lemmas, clause.words
     return any(
         (w in GIVE or w in POSSESS or w in HOLD or w in HOLDING_VERBS)
@@ -404,6 +406,7 @@ def _anaphoric(clause: Clause) -> bool:
 
 
 OBJECTS = wordset("it them this that these those")
+AUX_NEXT = tuple([w] for w in ("is", "was", "has", "will", "should", "can", "would"))
 
 
 def finding(clause: Clause) -> Stake | None:
@@ -542,7 +545,7 @@ def _stake(clause: Clause) -> Stake | None:
     moves = _moves(clause)
     holds = _any(clause, HOLDING_VERBS)
     if money and (gives or route or moves or holds):
-        account = _any(clause, ACCOUNT_WORDS) and not _any(clause, ROUTE)
+        account = _any(clause, ACCOUNT_WORDS) and not (_any(clause, ROUTE) or _any(clause, BANKED))
         return Stake("money", account=account, routed=route or account or moves)
     if novel == "item" and (gives or moves or holds or clause.question):
         return Stake("item")
@@ -587,7 +590,9 @@ PAID = lemmaset("pay charge spend cost price total bill buy purchase")
 def paid(clause: Clause) -> bool:
     """ "About the $89.99 you paid", "the item cost $899": the customer's payment or a
     price, what the case already holds, not something given."""
-    return clause.words[0] in TOPICS or _any(clause, PAID)
+    words = clause.words
+    echoed = "you" in words and _any(clause, ECHOED)  # "you mentioned the $79.99"
+    return words[0] in TOPICS or _any(clause, PAID) or echoed
 
 
 def paperwork(clause: Clause) -> bool:
