@@ -194,6 +194,17 @@ def money_noun(clause: Clause) -> bool:
     )
 
 
+ORDERS = lemmaset("order purchase")
+ORDER_NOTE = "an order cancelled, which no tool of the record does"
+
+
+def _order_undone(lemmas: list[str], at: int) -> bool:
+    """ "I cancelled the order", "the order has been cancelled": the order, not a charge, is
+    what the reversal undoes (the rules' refund reverses a charge; nothing cancels an order)."""
+    near = [w for w in lemmas[max(0, at - 4) : at + 4] if w in CHARGED]
+    return bool(near) and all(w in ORDERS for w in near)
+
+
 def _reversal(vocabulary: frozenset[str]) -> bool:
     return any(w.startswith(REVERSAL) for w in vocabulary)
 
@@ -388,6 +399,8 @@ def consequence(
             for i, (w, m) in enumerate(zip(clause.words, clause.lemmas, strict=True))
             if w.startswith(REVERSAL) or m.startswith(REVERSAL)
         )
+        if _order_undone(clause.lemmas, at):
+            return Consequence("unverifiable", ORDER_NOTE, at=at)  # no tool cancels an order
         return _resolved(found.money_back, "a reversed charge", at=at)
     towards = _towards_customer(clause)
     if money and not vocabulary.isdisjoint(ACCOUNT) and not route:
