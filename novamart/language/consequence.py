@@ -212,7 +212,10 @@ def _reversal(vocabulary: frozenset[str]) -> bool:
 def _free(words: list[str]) -> bool:
     """ "free shipping", "for free", "free of charge"; not "feel free to", "free to choose"."""
     return any(
-        w == "free" and (i == 0 or words[i - 1] not in NOT_FREE) and words[i + 1 : i + 2] != ["to"]
+        w == "free"
+        and (i == 0 or words[i - 1] != "feel")
+        and words[i + 1 : i + 2] not in (["to"], ["of"])  # "free to choose", "free of damage"
+        and not (i and words[i - 1] in NOT_FREE and words[i + 1 : i + 2] in ([], ["."]))
         for i, w in enumerate(words)
     )
 

@@ -41,6 +41,7 @@ from novamart.language.claims import (
     UnverifiableClaim,
 )
 from novamart.language.consequence import (
+    BENEFIT,
     BENEFIT_NOTE,
     CHARGED,
     FAULT,
@@ -1418,6 +1419,9 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     if item.modality == "question" and extra_benefit(clause) and not _clause_negated(clause):
         return [UnverifiableClaim(f"{BENEFIT_NOTE}, in a question", text)]  # "have you seen
         # the 500 bonus points in your account yet?" presupposes or offers it
+    if item.modality == "generic" and _generic_stake(clause):
+        item = replace(item, modality="stated")  # "testing revealed no issues", "lifetime
+        # free returns": a plural is no policy when the clause reports or gives
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
     if _wished(clause) and item.modality != "presupposed":
@@ -1460,6 +1464,7 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
 
 
 CHARGES = CHARGED | FEES
+GIFTS = BENEFIT | {"free"}
 ACTIVATED = lemmaset("activate activated unlock unlocked upgrade upgraded renew renewed enable")
 """Verbs that change what the customer holds ("Gold tier activated"): an action no tool of a
 fact takes, so a clause stating a fact with one is a benefit given."""
@@ -1546,9 +1551,13 @@ def _denies_benefit(clause: Clause) -> bool:
     """Whether a negated benefit is denied ("we can't offer free shipping", "no discount is
     available"), not given as the absence of a charge ("no delivery charges, on us")."""
     lemmas = clause.lemmas
-    return any(
+    gift = next((i for i, w in enumerate(lemmas) if w in GIFTS), None)
+    end = len(lemmas)
+    if gift is not None:  # "free shipping unlocked, nothing else needed": a negation after
+        end = next((i for i in range(gift, end) if lemmas[i] in (",", ";")), end)  # the
+    return any(  # comma is about something else
         w in PREDICATE_NEGATORS or (w == "no" and CHARGES.isdisjoint(lemmas[i + 1 : i + 4]))
-        for i, w in enumerate(lemmas)
+        for i, w in enumerate(lemmas[:end])
     )
 
 
@@ -1569,6 +1578,23 @@ def _hedged(clause: Clause) -> bool:
     words = clause.words
     last = max(i for i, w in enumerate(words) if w in CAN_WORDS)
     return any(w in WILL_WORDS or w in DONE_WORDS for w in words[last + 1 :])
+
+
+def _generic_stake(clause: Clause) -> bool:
+    """Whether a clause read as generic (a plural, no "you") still reports or gives
+    something: a finding or a benefit by its shape, not a habit ("refunds usually take")."""
+    if not clause.vocabulary.isdisjoint(HABITUAL) or not clause.vocabulary.isdisjoint(MODALS):
+        return False  # ("unopened items can be returned within 30 days for free")
+    found = stake(clause)
+    benefit = extra_benefit(clause) and not _claims_made_words(clause)
+    return benefit or (found is not None and found.kind in ("finding", "benefit"))
+
+
+def _claims_made_words(clause: Clause) -> bool:
+    return not clause.vocabulary.isdisjoint(GENERIC_POLICY)
+
+
+GENERIC_POLICY = wordset("policy policies rule rules eligible qualify usually")
 
 
 def _purposed(items: list[_Read], k: int) -> bool:

@@ -98,12 +98,14 @@ AT_THE_CUSTOMER = _lemmatised(
     ("leave", "the", "warehouse"), ("leave", "our", "warehouse"), ("leaves", "our", "warehouse"),
     ("leaves", "the", "warehouse"), ("left", "the", "warehouse"), ("left", "our", "warehouse"),
     ("turn", "up"), ("show", "up"), ("be", "deliver"), ("be", "delivered"),
+    ("get", "to", "you"), ("gets", "to", "you"),
 )  # fmt: skip
 MANNER = _lemmatised(
     ("on", "us"), ("on", "the", "house"), ("to", "say", "sorry"), ("as", "an", "apology"),
     ("by", "way", "of", "apology"), ("make", "this", "right"), ("make", "it", "right"),
     ("make", "thing", "right"), ("make", "it", "up"), ("make", "up", "for"),
     ("for", "the", "trouble"), ("as", "a", "gesture"), ("goodwill", "gesture"), ("for", "free"),
+    ("covered", "by", "us"), ("paid", "by", "us"), ("our", "treat"),
 )  # fmt: skip
 """How a gift is given: alone in a clause, it is said of the gift its sentence names."""
 GIFT = MANNER + _lemmatised(
@@ -167,7 +169,7 @@ SOURCES = lemmaset(
     "courier carrier driver warehouse technician engineer team lab laboratory department "
     "specialist bank provider manufacturer inspection test testing check diagnostic scan report "
     "record system history log tracking note file photo data analysis review investigation "
-    "audit assessment examination evaluation result supplier partner colleague staff depot "
+    "audit assessment examination evaluation result supplier partner colleague staff depot control "
     "repair workshop expert"
 )
 REPORT = lemmaset(
@@ -228,6 +230,8 @@ def recipient(clause: Clause) -> bool:
     sends or arranges with the customer as recipient ("sent you", "arranged ... for you",
     "to/into/on your account"), not one that serves them ("I'll check that for you")."""
     words, lemmas = clause.words, clause.lemmas
+    if _gift(clause):
+        return True  # ("any repair you need this year is covered by us")
     if _customers_option(clause):
         return False  # "you can use it on your next order": what the customer may do
     giving = _giving(clause)
@@ -351,8 +355,10 @@ def _moves(clause: Clause) -> bool:
     or a verb of sending with a destination (the customer, their card, the warehouse)."""
     if _runs(clause.lemmas, AT_THE_CUSTOMER):
         return True
-    if "back" in clause.vocabulary and not _answer(clause.words, clause.lemmas, len(clause.words)):
-        return True
+    if not clause.vocabulary.isdisjoint(("back", "again")) and not _answer(
+        clause.words, clause.lemmas, len(clause.words)
+    ):
+        return True  # ("you'll see every cent again")
     return _any(clause, MOTION) and _destination(clause)
 
 
@@ -642,6 +648,7 @@ def gift_purpose(clause: Clause) -> bool:
 
 COVER = lemmaset("cover absorb foot pick waive")
 LIFTED = wordset("to up into onto")
+CUSTOMER_WORDS = wordset("you your")
 
 
 def _covered(clause: Clause) -> bool:
@@ -654,12 +661,12 @@ def _covered(clause: Clause) -> bool:
 def _raised(clause: Clause) -> bool:
     """ "You've been bumped up to our Platinum tier": the customer's standing moved up."""
     words, lemmas = clause.words, clause.lemmas
-    if "you" not in words or STANDING.isdisjoint(lemmas):
+    if CUSTOMER_WORDS.isdisjoint(words) or STANDING.isdisjoint(lemmas):
         return False
     standing = next(i for i, w in enumerate(lemmas) if w in STANDING)
-    return not LIFTED.isdisjoint(words[max(0, standing - 4) : standing]) and not (
-        paid(clause) or _any(clause, wordset("at on"))
-    )
+    lifted = not LIFTED.isdisjoint(words[max(0, standing - 4) : standing])
+    now = "now" in words[standing + 1 : standing + 4]  # "your loyalty level is now Diamond"
+    return (lifted or now) and not (paid(clause) or _any(clause, wordset("at on")))
 
 
 CHARGES = consequence.CHARGED | consequence.FEES | lemmaset("cost bill price expense")
