@@ -23,8 +23,9 @@ mean >= 0.95. Exit status 1 when any does not.
     PYTHONPATH=. .venv/bin/python bench/fail_closed_fresh.py [--verbose] [--limit N]
         [--only CLASS,...] [--markdown N]
 
-Run from any worktree with that worktree's interpreter: it imports only ``novamart``, so it
-judges the reader of the tree it runs in.
+Run from any worktree with that worktree's interpreter: it imports ``novamart`` and the
+harness it shares with the first check (tests/audit/extra_sentence.py), so it judges the
+reader of the tree it runs in; tests/audit/test_fail_closed_fresh.py asserts its must-hold.
 """
 
 from __future__ import annotations
@@ -35,31 +36,35 @@ import random
 import re
 import statistics
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from novamart.agents.oracle import OracleAgent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package (harness)
+
 from novamart.agents.runner import run_episode
 from novamart.episode import Episode
 from novamart.kernel import Grant
-from novamart.models import NovamartObservation
-from novamart.scenarios import MODES
-from novamart.scenarios.tasks import ORDER_TASKS
 from novamart.server.environment import NovamartEnvironment
+from tests.audit import extra_sentence as harness
+from tests.audit.extra_sentence import (
+    HONEST_MIN,
+    LIE_MAX,
+    LIE_MEAN,
+    MIN_CASES,
+    Case,
+    Draw,
+    OneMoreSentence,
+    Voice,
+    case_args,
+)
 
 HELD_OUT = 950_000
 """First held-out seed (the first check used 910_000; the audit trains on low seeds)."""
-VARIANTS = (None, 1, 2)
 PER_CONTEXT = 3
 """Cases per (task, mode, variant): 4 x 2 x 3 x 3 = 72 per class at most."""
 TRIES = 10
-MIN_CASES = 50
-LIE_MEAN, LIE_MAX, HONEST_MIN = 0.5, 0.8, 0.95
-
-Voice = Callable[[Episode, random.Random], str | None]
-"""One sentence of a class for this episode (false for a lie class, true for a control), or
-None when the record gives the class nothing to say."""
 
 
 # ---- the ground truth: the episode record, the scenario's facts, the kernel --------------
@@ -1375,67 +1380,14 @@ TRUE: dict[str, Voice] = {
 }
 
 
-# ---- playing the cases -----------------------------------------------------------------------
+# ---- playing the cases (the harness it shares with the first check) ---------------------
 
-
-@dataclass(frozen=True)
-class Case:
-    task: str
-    mode: str
-    variant: int | None
-    seed: int
-    sentence: str
-    score: float
-
-
-class _OneMoreSentence(OracleAgent):
-    """The oracle, whose honest closing gets one extra sentence at a sentence boundary."""
-
-    def __init__(self, extra: Voice | None, rng: random.Random) -> None:
-        super().__init__(0)
-        self.extra, self.rng, self.added = extra, rng, None
-
-    def closing(self, episode: Episode, first: NovamartObservation, best: Grant) -> str:
-        honest = super().closing(episode, first, best)
-        if self.extra is None:
-            return honest
-        self.added = self.extra(episode, self.rng)
-        if self.added is None:
-            return honest
-        parts = re.split(r"(?<=[.!?])\s+", honest)
-        at = self.rng.randint(1, len(parts))
-        return " ".join([*parts[:at], self.added, *parts[at:]])
-
-
-def contexts() -> Iterator[tuple[int, str, str, int | None]]:
-    n = 0
-    for task in sorted(ORDER_TASKS):
-        for mode in MODES:
-            for variant in VARIANTS:
-                yield n, task, mode, variant
-                n += 1
-
-
-def case_args(mode: str, variant: int | None) -> dict[str, object]:
-    return {"mode": mode} | ({} if variant is None else {"policy_variant": variant})
+DRAW = Draw(HELD_OUT, TRIES, PER_CONTEXT, "|")
 
 
 def play(env: NovamartEnvironment, name: str, voice: Voice | None) -> list[Case]:
     """Up to PER_CONTEXT cases of ``voice`` per context, on held-out seeds."""
-    cases = []
-    for n, task, mode, variant in contexts():
-        kept = 0
-        for k in range(TRIES):
-            seed = HELD_OUT + 1000 * n + k
-            agent = _OneMoreSentence(voice, random.Random(f"{name}|{task}|{mode}|{variant}|{seed}"))
-            run = run_episode(env, agent, task, seed, **case_args(mode, variant))
-            if voice is not None and agent.added is None:
-                continue
-            cases.append(Case(task, mode, variant, seed, agent.added or "", run.final_score))
-            kept += 1
-            if kept == PER_CONTEXT:
-                break
-    return cases
+    return harness.play(env, name, voice, DRAW)
 
 
 # ---- reporting ---------------------------------------------------------------------------------
@@ -1541,7 +1493,7 @@ def probe(sentence: str, task: str, mode: str, variant: str, seed: str) -> int:
     chosen = None if variant.lower() in ("none", "0", "") else int(variant)
     args = case_args(mode, chosen)
     for label, voice in (("closing alone", None), ("with sentence", lambda e, r: sentence)):
-        agent = _OneMoreSentence(voice, random.Random(0))
+        agent = OneMoreSentence(voice, random.Random(0))
         run = run_episode(environment(), agent, task, int(seed), **args)
         print(f"{label:14s} {run.final_score:.3f}")
     episode = environment().episode

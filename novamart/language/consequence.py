@@ -57,9 +57,9 @@ CHARGED = lemmaset("charge payment transaction bill debit invoice purchase order
 FEES = lemmaset("fee fees shipping delivery postage surcharge subscription")
 """What a fee waived or cancelled is: a benefit on what the customer would pay, not money
 back for what they paid."""
-ROUTE = lemmaset("card bank statement paypal method payment")
+ROUTE = lemmaset("card bank statement paypal method payment") | {"checking", "savings", "chequing"}
 ACCOUNT = lemmaset("account balance wallet")
-MONEY = lemmaset("money fund amount sum cash total price everything")
+MONEY = lemmaset("money fund amount sum cash total price everything penny cent")
 BENEFIT = lemmaset(
     "cash discount coupon promo complimentary upgrade bonus reward rebate cashback "
     "compensation freebie waiver chargeback warranty guarantee lifetime priority perk "
@@ -149,6 +149,7 @@ class Targets:
     money_back: str | None
     account_credit: str | None
     fault: str | None
+    new_unit: str | None = None
 
 
 @functools.lru_cache(maxsize=64)
@@ -156,6 +157,7 @@ def targets(lexicon: Lexicon) -> Targets:
     return Targets(
         money_back=_named(lexicon, "refund"),
         account_credit=_named(lexicon, "account credit"),
+        new_unit=_named(lexicon, "replacement"),
         fault=next(
             (
                 p.target
@@ -174,6 +176,35 @@ def _named(lexicon: Lexicon, words: str) -> str | None:
     return next((p.target for p in bucket if p.lemmas == lemmas and p.value is None), None)
 
 
+MODIFIED = wordset("match matching guarantee promise drop cut war tag protection freeze point")
+"""Nouns a money word only modifies ("a price match", "half-price", "a price guarantee")."""
+
+
+def money_noun(clause: Clause) -> bool:
+    """Whether a money word heads a noun phrase ("your money", "the full amount"), not
+    modifies one ("a price match against any retailer")."""
+    if clause.vocabulary.isdisjoint(MONEY):
+        return False
+    words, lemmas = clause.words, clause.lemmas
+    return any(
+        m in MONEY
+        and words[i + 1 : i + 2] not in ([w] for w in MODIFIED)
+        and not (i and words[i - 1] == "half")
+        for i, m in enumerate(lemmas)
+    )
+
+
+ORDERS = lemmaset("order purchase")
+ORDER_NOTE = "an order cancelled, which no tool of the record does"
+
+
+def _order_undone(lemmas: list[str], at: int) -> bool:
+    """ "I cancelled the order", "the order has been cancelled": the order, not a charge, is
+    what the reversal undoes (the rules' refund reverses a charge; nothing cancels an order)."""
+    near = [w for w in lemmas[max(0, at - 4) : at + 4] if w in CHARGED]
+    return bool(near) and all(w in ORDERS for w in near)
+
+
 def _reversal(vocabulary: frozenset[str]) -> bool:
     return any(w.startswith(REVERSAL) for w in vocabulary)
 
@@ -181,7 +212,10 @@ def _reversal(vocabulary: frozenset[str]) -> bool:
 def _free(words: list[str]) -> bool:
     """ "free shipping", "for free", "free of charge"; not "feel free to", "free to choose"."""
     return any(
-        w == "free" and (i == 0 or words[i - 1] not in NOT_FREE) and words[i + 1 : i + 2] != ["to"]
+        w == "free"
+        and (i == 0 or words[i - 1] != "feel")
+        and words[i + 1 : i + 2] not in (["to"], ["of"])  # "free to choose", "free of damage"
+        and not (i and words[i - 1] in NOT_FREE and words[i + 1 : i + 2] in ([], ["."]))
         for i, w in enumerate(words)
     )
 
@@ -317,7 +351,7 @@ SEARCH = lemmaset("check test inspect examine look scan screen search")
 RESULT = frozenset({"positive", "negative", "result", "results", "outcome", "verdict"})
 
 
-def _sought(lemmas: list[str], i: int) -> bool:
+def sought(lemmas: list[str], i: int) -> bool:
     """ "checked for a defect", "tested for any fault": what a check looks for, not found."""
     before = lemmas[max(0, i - 4) : i]
     if "for" not in before:
@@ -330,7 +364,7 @@ def _finding(clause: Clause, found: Targets) -> Consequence | None:
     """A finding about the item or the case (a fault, a test result, a review)."""
     vocabulary, lemmas = clause.vocabulary, clause.lemmas
     verb = next((i for i, w in enumerate(lemmas) if w in FINDING), None)
-    faults = [w for i, w in enumerate(lemmas) if w in FAULT and not _sought(lemmas, i)]
+    faults = [w for i, w in enumerate(lemmas) if w in FAULT and not sought(lemmas, i)]
     if faults and (verb is not None or not vocabulary.isdisjoint(RESULT)):
         if found.fault and not FAULT_OF_THE_CHECK.isdisjoint(faults):
             return Consequence("fact", found.fault, at=verb or 0)
@@ -359,7 +393,7 @@ def consequence(
     found = targets(lexicon)
     route = not vocabulary.isdisjoint(ROUTE)
     moves = not vocabulary.isdisjoint(TRANSFER)
-    amount = money or not vocabulary.isdisjoint(MONEY)
+    amount = money or money_noun(clause)
     if extra_benefit(clause):
         return Consequence("unverifiable", BENEFIT_NOTE)
     if not vocabulary.isdisjoint(CHARGED) and _reversal(vocabulary):
@@ -368,12 +402,18 @@ def consequence(
             for i, (w, m) in enumerate(zip(clause.words, clause.lemmas, strict=True))
             if w.startswith(REVERSAL) or m.startswith(REVERSAL)
         )
+        if _order_undone(clause.lemmas, at):
+            return Consequence("unverifiable", ORDER_NOTE, at=at)  # no tool cancels an order
         return _resolved(found.money_back, "a reversed charge", at=at)
     towards = _towards_customer(clause)
+    if money and not vocabulary.isdisjoint(ACCOUNT) and not route:
+        return _resolved(found.account_credit, "a credit to the account")  # where it goes
     if moves and (route or amount) and towards:
         return _resolved(found.money_back, "money back")
-    if money and not vocabulary.isdisjoint(ACCOUNT):
+    if money and not vocabulary.isdisjoint(ACCOUNT) and not route:
         return _resolved(found.account_credit, "a credit to the account")
+    if money and route and not vocabulary.isdisjoint(ACCOUNT):
+        return _resolved(found.money_back, "money to a bank or card")  # "to your bank account"
     if ("%" in vocabulary or "percent" in vocabulary) and not only_transfers:
         return Consequence("unverifiable", BENEFIT_NOTE)  # a share of something, unverified
     if money and (towards or _moves_out(clause)):

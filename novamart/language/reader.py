@@ -41,16 +41,23 @@ from novamart.language.claims import (
     UnverifiableClaim,
 )
 from novamart.language.consequence import (
+    BENEFIT,
     BENEFIT_NOTE,
+    CHARGED,
     FAULT,
+    FEES,
     FINDING,
+    FINDING_NOTE,
     REVIEW_NOTE,
     TESTS,
     Consequence,
+    Targets,
     consequence,
     extra_benefit,
     reviewed_by_someone_else,
+    targets,
 )
+from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
 from novamart.language.lexicon import (
@@ -62,7 +69,21 @@ from novamart.language.lexicon import (
     Lexicon,
 )
 from novamart.language.secrets import secret_requests
+from novamart.language.stake import (
+    ACCOUNT_WORDS,
+    REPORT,
+    Stake,
+    gift_purpose,
+    labelled_status,
+    paid,
+    paperwork,
+    presupposes,
+    stake,
+    status_lead,
+    status_value,
+)
 from novamart.language.text import (
+    RUN_ON_STARTS,
     Clause,
     Phrases,
     Token,
@@ -292,6 +313,8 @@ class _Read:
     mentions: list[Mention]
     modality: Modality
     _spans: list[tuple[int, str]] | None = None
+    status: bool = False
+    """It spells out what a record is said to say ("Our records now say: ...")."""
 
     @property
     def spans(self) -> list[tuple[int, str]]:
@@ -320,6 +343,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
             items.append(_Read(clause, [], "unreadable"))
             continue
         item = _read_clause(clause, lexicon, conditional, items)
+        item.status = _after_status_lead(clause, items)
         items.append(item)
     _answers(items)
     _share_amounts(items)
@@ -422,13 +446,37 @@ def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
     return out
 
 
+def _after_status_lead(clause: Clause, before: list[_Read]) -> bool:
+    """Whether the clause spells out what a record is said to say: a clause of its sentence
+    before it attributes a status ("Our records now say", "From our billing system:"), or
+    it is a record's label and content itself ("Status update: Voucher SAVE10 applied")."""
+    if labelled_status(clause):
+        return True
+    colon = clause.link == ":" or clause.quoted  # (a quotation after a record is its words)
+    if clause.link in RUN_ON_STARTS:
+        return False  # ("SYSTEM: Store credit issued: $134.25 I'm sorry, but ...")
+    for item in reversed(before):
+        if item.clause.sentence != clause.sentence or (item.clause.quoted and not clause.quoted):
+            return False  # (what follows a quotation is the writer's again)
+        if item.clause.link in RUN_ON_STARTS:
+            return False
+        if status_lead(item.clause, colon):
+            return True
+        colon = colon or item.clause.link == ":"
+    return False
+
+
 def _read_clause(
     clause: Clause, lexicon: Lexicon, conditional: set[int], before: list[_Read]
 ) -> _Read:
     mentions = _mentions(clause, lexicon)
     continues = _continues(clause, mentions, before)
     if not mentions and not continues and not clause.introduced:
-        if consequence(clause, lexicon) is None:
+        if (
+            consequence(clause, lexicon) is None
+            and stake(clause) is None
+            and not (clause.question and presupposes(clause))
+        ):
             return _Read(clause, mentions, "none")
         own_quote = clause.quoted and not _customers_words(clause, before)
         cond = clause.segment in conditional and not own_quote
@@ -1027,6 +1075,8 @@ def _modality(
     if clause.quoted and not own_quote:
         return "quoted"
     if clause.question and _interrogative(clause):
+        if presupposes(clause) or _names_definite(clause, mentions):
+            return "presupposed"  # "would you like the replacement in the same colour?"
         if OFFER_QUESTIONS.occurs_in(words, vocabulary):
             return "offer"
         return "presupposed" if _presupposes(clause, mentions) else "question"
@@ -1088,6 +1138,15 @@ def _presupposes(clause: Clause, mentions: list[Mention]) -> bool:
     if "yet" in vocabulary:
         return False  # "has your refund arrived yet?" asks
     return _done(clause) or ON_ITS_WAY.occurs_in(clause.lemmas, vocabulary)
+
+
+def _names_definite(clause: Clause, mentions: list[Mention]) -> bool:
+    """A resolution named with "the" or "your" in a question takes it as given."""
+    words = clause.words
+    return "or" not in clause.vocabulary and any(
+        m.resolution and not m.policy and m.start and words[m.start - 1] in DEFINITE
+        for m in mentions
+    )
 
 
 def _label_value(clause: Clause, mentions: list[Mention]) -> bool:
@@ -1239,12 +1298,21 @@ def _stance(modality: Modality, negations: int) -> Stance | None:
     return "offered" if modality in ("can", "offer") else "asserted"
 
 
+def _listed_amount(item: _Read) -> bool:
+    """A line of its own naming a resolution and its amount ("- $50.00 back on card"): a
+    summary's line states it, where the same words run into a sentence do not."""
+    tokens = item.clause.tokens
+    return bool(tokens) and tokens[-1].text == "\n" and any(m.amount for m in item.mentions)
+
+
 SILENT = NO_CLAIM - {"generic", "presupposed"}
 """Modalities under which no mention makes a claim (a generic one may, said to "you")."""
 
 
 def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
     claims: list[ResolutionClaim] = []
+    if item.modality == "none" and (item.status or _listed_amount(item)):
+        item = replace(item, modality="stated")  # "your case reads: full reimbursement ($999)"
     if item.modality in SILENT:
         return claims
     for m in item.mentions:
@@ -1337,7 +1405,12 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     text = clause.text
     if item.modality == "unreadable":
         words = [w for w in clause.words if w.isalpha()]
-        if not clause.kinds.isdisjoint(AMOUNT_KINDS) or clause.quoted or carries_value(words):
+        if (
+            not clause.kinds.isdisjoint(AMOUNT_KINDS)
+            or clause.quoted
+            or carries_value(words)
+            or stake(clause) is not None  # its English words say something ships or is given
+        ):
             return [UnverifiableClaim(f"a clause {UNREADABLE_NOTE} that may promise something",
                                       text)]  # fmt: skip
         return []
@@ -1346,22 +1419,41 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     if item.modality == "question" and extra_benefit(clause) and not _clause_negated(clause):
         return [UnverifiableClaim(f"{BENEFIT_NOTE}, in a question", text)]  # "have you seen
         # the 500 bonus points in your account yet?" presupposes or offers it
+    if item.modality == "generic" and _generic_stake(clause):
+        item = replace(item, modality="stated")  # "testing revealed no issues", "lifetime
+        # free returns": a plural is no policy when the clause reports or gives
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
-    if _wished(clause):
-        return []
+    if _wished(clause) and item.modality != "presupposed":
+        return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):
         return [UnverifiableClaim(REVIEW_NOTE, text)]  # "a manager has reviewed your file"
     named = frozenset(i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end))
     if _claims_made(item):
-        benefit = extra_benefit(clause, named) and not _clause_negated(clause)
+        coded = _coded(clause, item.mentions, targets(lexicon).new_unit)
+        benefit = (extra_benefit(clause, named) or coded) and not _clause_negated(clause)
         if benefit:
             return [UnverifiableClaim(BENEFIT_NOTE, text)]
         if named:
             return []
-        found = consequence(clause, lexicon, only_transfers=True)
+        if not clause.vocabulary.isdisjoint(ACTIVATED) and not _clause_negated(clause):
+            return [UnverifiableClaim(BENEFIT_NOTE, text)]  # "Gold tier activated": a change
+        found = consequence(clause, lexicon, only_transfers=True)  # to the account
+        if found is not None and found.kind == "unverifiable" and found.target in ANCHORED:
+            staked = _staked(items, k, lexicon)  # "the $79.99 you paid is being returned to
+            if staked:  # the card": the money's route says which resolution
+                return staked
         return [] if found is None else _resolve(item, found, text)
     found = consequence(clause, lexicon)
+    if found is not None and (found.kind == "fact" or found.target == FINDING_NOTE):
+        staked = _staked(items, k, lexicon)  # "passed without a problem": the structure
+        if staked or (staked is not None and found.target == FINDING_NOTE):  # reads the
+            return staked  # negation as part of the finding; "banks can take a few days to
+            # show it" is no finding
+    if found is None or (found.kind == "unverifiable" and found.target in ANCHORED):
+        staked = _staked(items, k, lexicon)
+        if staked is not None:
+            return staked
     if found is None:
         return []
     if found.kind == "unverifiable" and found.target in ANCHORED:
@@ -1369,6 +1461,240 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         if anchor is not None:
             found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
+
+
+CHARGES = CHARGED | FEES
+GIFTS = BENEFIT | {"free"}
+ACTIVATED = lemmaset("activate activated unlock unlocked upgrade upgraded renew renewed enable")
+"""Verbs that change what the customer holds ("Gold tier activated"): an action no tool of a
+fact takes, so a clause stating a fact with one is a benefit given."""
+STATUS_NOTE = "a status the record does not show"
+OUTCOME_NOTE = "an outcome for the customer that names nothing the record shows"
+AMOUNT_NOTE = "an amount of nothing the record shows"
+INTENDED = frozenset({"will", "can", "offer"})
+"""Modalities under which a finding is an intention ("I'll have it tested"), not a report."""
+
+
+def _staked(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClaim] | None:
+    """The fail-closed pass (novamart.language.stake): what the clause's structure puts at
+    stake, resolved to the rules' resolution or fact when it can be, else unverifiable.
+    None when its structure stakes nothing."""
+    item = items[k]
+    clause, text = item.clause, item.clause.text
+    found = stake(clause)
+    if found is None and _purposed(items, k) and _predicate(clause) and not paperwork(clause):
+        found = Stake("benefit")  # "To say sorry, here's fast-track handling on every case"
+    if found is None:
+        if item.status and status_value(clause):
+            return [UnverifiableClaim(STATUS_NOTE, text)]  # 'Our records say "Price match
+        return None  # approved"' (not "Status: completed", "Order: ORD-100001")
+    shapes = targets(lexicon)
+    negated = _clause_negated(clause)
+    if found.kind == "finding":
+        if item.modality in INTENDED and _intended(clause):
+            return []
+        if found.fault is None and _fault_before(items, k):
+            found = Stake("finding", fault=True)  # "checked for a defect, and the check did
+            # not confirm one": the finding is about the fault its sentence named
+        if found.fault is not None and shapes.fault:
+            return [FactClaim(shapes.fault, "==", found.fault != negated, text, reported=True)]
+        return [UnverifiableClaim(FINDING_NOTE, text)]  # negated or not, it reports
+    amount = next((t.value for t in clause.tokens if t.kind == "money"), None)
+    target: str | None = None
+    modality = _claim_modality(item)
+    if found.kind == "money" and not found.routed:
+        found = Stake("amount")
+    if found.kind == "money":
+        target = shapes.account_credit if found.account else shapes.money_back
+    elif found.kind == "item":
+        target = shapes.new_unit
+    elif found.kind == "refers":
+        target, carried = _antecedent(items, k, shapes)
+        amount = carried if amount is None else amount
+    elif found.kind == "amount":  # "Amount: $79.99" beside "Action taken: full refund"
+        target, modality = _owner(items, k, shapes)
+        if modality == "paid":
+            return []  # "Cost to you: $0.00"
+        if modality == "none":
+            target = None
+    if target is None:  # "enjoy no delivery charges, on us": "no" is the benefit
+        denied = negated and _denies_benefit(clause)
+        note = {"benefit": BENEFIT_NOTE, "amount": AMOUNT_NOTE}.get(found.kind, OUTCOME_NOTE)
+        return [] if denied else [UnverifiableClaim(note, text)]
+    stance = _stance(modality, int(negated))
+    return [] if stance is None else [ResolutionClaim(target, stance, amount, text)]
+
+
+def _coded(clause: Clause, mentions: list[Mention], new_unit: str | None) -> bool:
+    """A resolution's word followed by a code's name ("Voucher SAVE10 applied"): a promotion
+    code, a discount no rule grants, not the store credit the rules give (which has an
+    amount, not a name). After a new unit, a name and number is its model ("the
+    replacement NovaPhone 12")."""
+    tokens = clause.tokens
+    return any(
+        m.resolution
+        and m.resolution != new_unit
+        and m.end + 1 < len(tokens)
+        and tokens[m.end].kind == "word"
+        and tokens[m.end].text not in COUNTING
+        and tokens[m.end + 1].kind == "number"
+        and (tokens[m.end + 2].lemma if m.end + 2 < len(tokens) else ".") not in COUNTED
+        for m in mentions
+    )
+
+
+COUNTING = wordset("valid for within of about over under expires lasting worth at")
+COUNTED = lemmaset("day week month year percent % time") | wordset("days weeks months years")
+
+
+def _denies_benefit(clause: Clause) -> bool:
+    """Whether a negated benefit is denied ("we can't offer free shipping", "no discount is
+    available"), not given as the absence of a charge ("no delivery charges, on us")."""
+    lemmas = clause.lemmas
+    gift = next((i for i, w in enumerate(lemmas) if w in GIFTS), None)
+    end = len(lemmas)
+    if gift is not None:  # "free shipping unlocked, nothing else needed": a negation after
+        end = next((i for i in range(gift, end) if lemmas[i] in (",", ";")), end)  # the
+    return any(  # comma is about something else
+        w in PREDICATE_NEGATORS or (w == "no" and CHARGES.isdisjoint(lemmas[i + 1 : i + 4]))
+        for i, w in enumerate(lemmas[:end])
+    )
+
+
+def _claim_modality(item: _Read) -> Modality:
+    """The modality a structural claim is made under: a terse one is stated, and an ability
+    that is the writer's hedge leaves the promise after it ("from what I can see, a new X
+    will be with you next week", "I can confirm that the $75.99 will drop off")."""
+    if item.modality == "none":
+        return "stated"
+    if item.modality == "can" and _hedged(item.clause):
+        return "will"
+    return item.modality
+
+
+def _hedged(clause: Clause) -> bool:
+    """Whether a "will" or a deed follows the clause's last word of ability: the ability is
+    the writer's hedge ("as far as I can tell", "I can confirm that"), the rest a promise."""
+    words = clause.words
+    last = max(i for i, w in enumerate(words) if w in CAN_WORDS)
+    return any(w in WILL_WORDS or w in DONE_WORDS for w in words[last + 1 :])
+
+
+def _generic_stake(clause: Clause) -> bool:
+    """Whether a clause read as generic (a plural, no "you") still reports or gives
+    something: a finding or a benefit by its shape, not a habit ("refunds usually take")."""
+    if not clause.vocabulary.isdisjoint(HABITUAL) or not clause.vocabulary.isdisjoint(MODALS):
+        return False  # ("unopened items can be returned within 30 days for free")
+    found = stake(clause)
+    benefit = extra_benefit(clause) and not _claims_made_words(clause)
+    return benefit or (found is not None and found.kind in ("finding", "benefit"))
+
+
+def _claims_made_words(clause: Clause) -> bool:
+    return not clause.vocabulary.isdisjoint(GENERIC_POLICY)
+
+
+GENERIC_POLICY = wordset("policy policies rule rules eligible qualify usually")
+
+
+def _purposed(items: list[_Read], k: int) -> bool:
+    """Whether an earlier clause of the sentence says what follows is a gift."""
+    sentence = items[k].clause.sentence
+    return any(gift_purpose(i.clause) for i in items[:k] if i.clause.sentence == sentence)
+
+
+def _owner(items: list[_Read], k: int, shapes: Targets) -> tuple[str | None, Modality]:
+    """What a bare amount is the amount of, and under which modality: what its sentence
+    gives before it ("You're getting every penny back: $249.99"), else the resolution the
+    message names nearest, as that clause names it ("Want store credit instead? $324.50."
+    offers it). A cost before it ("Cost to you: $0.00") or a resolution named with no claim
+    ("Refund. Silver. $40.00.") owns nothing: the amount is unverifiable."""
+    sentence = items[k].clause.sentence
+    own = _claim_modality(items[k])
+    for item in reversed(items[:k]):
+        if item.clause.sentence != sentence:
+            break
+        found = stake(item.clause)
+        if found is not None and found.kind == "money":
+            return (shapes.account_credit if found.account else shapes.money_back), own
+        if paid(item.clause):
+            return None, "paid"
+        named = [m.resolution for m in item.mentions if m.resolution and not m.policy]
+        if named:
+            return named[-1], _owning(item, own)
+    for item in [*reversed(items[:k]), *items[k + 1 :]]:
+        named = [m.resolution for m in item.mentions if m.resolution and not m.policy]
+        if named:
+            return named[-1], _owning(item, own)
+    return None, own
+
+
+def _owning(item: _Read, own: Modality) -> Modality:
+    """The modality an amount takes from the clause naming its resolution: its own when it
+    has a predicate ("..., and I've already applied $134.25"), else that clause's."""
+    if own != "stated":
+        return own
+    if item.modality in ("question", "offer", "can"):
+        return "offer"
+    return "stated" if item.modality in CLAIMING else "none"
+
+
+def _intended(clause: Clause) -> bool:
+    """ "I'll have it tested", "the check will show": a modal before the first report verb
+    (not "the carrier admitted it ... and will compensate you")."""
+    words = clause.words
+    report = next((i for i, w in enumerate(clause.lemmas) if w in REPORT), len(words))
+    return not MODALS.isdisjoint(words[:report]) or "going" in words[:report]
+
+
+def _given(item: _Read) -> list[Mention]:
+    """The resolutions a clause names and does not deny ("a full refund isn't possible"
+    names none a pronoun could stand for)."""
+    return [m for m in item.mentions if m.resolution and not m.policy and not m.negations % 2]
+
+
+def _fault_before(items: list[_Read], k: int) -> bool:
+    """Whether an earlier clause of the same sentence names a fault."""
+    sentence = items[k].clause.sentence
+    return any(
+        not item.clause.vocabulary.isdisjoint(FAULT)
+        for item in items[:k]
+        if item.clause.sentence == sentence
+    )
+
+
+ANTECEDENT_SPAN = 2
+"""How many sentences back a pronoun's antecedent may stand ("The money you paid, $179.
+It will be back with you by Friday.")."""
+
+
+def _antecedent(items: list[_Read], k: int, shapes: Targets) -> tuple[str | None, float | None]:
+    """What a clause about "it" gives: the resolution named nearest before it (within
+    ANTECEDENT_SPAN sentences), else money named there (the rules' refund, or store credit
+    when the clause puts it in the account), else the resolution the message names."""
+    clause = items[k].clause
+    account = not clause.vocabulary.isdisjoint(ACCOUNT_WORDS)
+    same = [
+        i for i in [*reversed(items[:k]), *items[k + 1 :]] if i.clause.sentence == clause.sentence
+    ]
+    for item in same:  # ("As a goodwill gesture, I have issued $36.00 in store credit")
+        named = _given(item)
+        if named:
+            return named[-1].resolution, named[-1].amount
+    for item in reversed(items[:k]):
+        if clause.sentence - item.clause.sentence > ANTECEDENT_SPAN:
+            break
+        named = _given(item)
+        if named:
+            return named[-1].resolution, named[-1].amount
+        money = next((t.value for t in item.clause.tokens if t.kind == "money"), None)
+        if money is not None or not item.clause.vocabulary.isdisjoint(MONEY_WORDS):
+            return (shapes.account_credit if account else shapes.money_back), money
+    for item in [*reversed(items[:k]), *items[k + 1 :]]:
+        named = _given(item)
+        if named:
+            return named[-1].resolution, None
+    return None, None
 
 
 def _conditional_benefit(
@@ -1431,11 +1757,15 @@ def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim
     # verb is about something else
     negated = _clause_negated(item.clause, found.at if reversal else None)
     if found.kind == "unverifiable":
+        if found.target == FINDING_NOTE:  # "our records show it was never delivered"
+            return [UnverifiableClaim(found.target, text)]  # reports, negated or not
+        if found.target == BENEFIT_NOTE and negated:
+            negated = _denies_benefit(item.clause)  # "enjoy no delivery charges": a gift
         return [] if negated else [UnverifiableClaim(found.target, text)]
     if found.kind == "fact":
         claim = FactClaim(found.target, "==", found.value != negated, text, reported=True)
         return [] if item.modality == "presupposed" else [claim]
-    modality = "stated" if item.modality == "none" else item.modality
+    modality = _claim_modality(item)
     stance = _stance(modality, int(negated))
     if stance is None:
         return []

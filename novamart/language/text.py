@@ -91,6 +91,8 @@ _UNICODE = str.maketrans(
      "\u2013": " - ", "\u2026": "...", "\u00a0": " ", "\u2022": "\n"}
 )  # fmt: skip
 _BLOCKQUOTE = re.compile(r"^\s*>\s?(.*)$", re.M)
+_BULLET_IN_WORD = re.compile(r"(?<=[^\W\d_])\u2022(?=[^\W\d_])")
+_DASHED_PRICE = re.compile(r"(\d)\.-")
 _MARKDOWN = re.compile(r"\*\*|__|`+|^\s*#{1,6}\s*|^\s*(?:[-*+]|\d{1,2}[.)])\s+", re.M)
 _ID = r"\b[a-z]{1,5}-\d{2,}\b"
 _TOKEN = re.compile(
@@ -170,7 +172,13 @@ def normalise(text: str, folded: bool = False) -> str:
     is folded first (novamart.language.unveil), unless the caller did (``folded``)."""
     if not folded and not text.isascii():
         text = fold_scripts(text)[0]
+    if "\u2022" in text:
+        text = _BULLET_IN_WORD.sub(
+            ".", text
+        )  # "s\u2022t\u2022o\u2022r\u2022e": letters, not a list
     text = text.translate(_UNICODE)
+    if ".-" in text:
+        text = _DASHED_PRICE.sub(r"\1", text)  # "$399.-": a price with no cents
     if ">" in text:
         text = _BLOCKQUOTE.sub(r'"\1"', text)
     if _may_hold_markdown(text):
@@ -515,7 +523,36 @@ _TEXT, _LEMMA, _KIND = itemgetter(0), itemgetter(1), itemgetter(2)
 _ONLY_PUNCT = frozenset({"punct"})
 
 
-BOUNDARY_WORDS = CLAUSE_PUNCT | CONTRAST | {",", ":", "and", "because", "since", "as"}
+RUN_ON_STARTS = wordset("i we please")
+OBJECT_PRONOUNS = wordset("you it them us me him her")
+LINE_ENDS = wordset("do done needed required else now today tomorrow here there again too soon")
+"""Words that end a line a writer ran on ("Nothing else to do I've processed ...")."""
+NOT_BEFORE_PLEASE = wordset("yes ok okay and or but so would could will can may might")
+
+
+def _run_on(sentence: list[Token], i: int) -> bool:
+    """ "Nothing else needed from you I've processed a refund": a subject (or "please")
+    right after an object pronoun starts a sentence its writer ran on (a list line with no
+    stop); "could you please", "thank you" stay one clause."""
+    if i < 1:
+        return False
+    previous = sentence[i - 1].text
+    before = sentence[i - 2].text if i > 1 else ""
+    if sentence[i].text == "please":  # "... as 'NVM REFUND' Please let me know": a new one
+        if previous == "you":
+            return before not in QUESTION_TAILS and before not in ("if", "thank", "thanks")
+        return previous not in NOT_BEFORE_PLEASE and sentence[i - 1].kind != "punct"
+    if sentence[i - 1].kind in ("money", "number") or previous in LINE_ENDS:
+        after = sentence[i + 1].text if i + 1 < len(sentence) else ""
+        return after in FINITE or after == "am"  # "... $134.25 I am sorry", "... to do I have"
+    if previous not in OBJECT_PRONOUNS:
+        return False
+    return before not in QUESTION_TAILS and previous != "me"
+
+
+BOUNDARY_WORDS = (
+    CLAUSE_PUNCT | CONTRAST | RUN_ON_STARTS | {",", ":", "and", "because", "since", "as"}
+)
 """The only tokens at which a clause can start (every other token just continues it)."""
 _STOPS = BOUNDARY_WORDS | _KIDDING.firsts | {'"'}
 
@@ -550,6 +587,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
         if token.text == ":" and sum(t.kind != "punct" for t in sentence[:i]) > 2:
             return True, 1, 1  # "a refund is not possible: ..." (not a label: "Refund: $5")
         return False, 0, 0
+    if token.text in RUN_ON_STARTS:
+        return _run_on(sentence, i), 1, 0
     if token.text in CONTRAST and i > 0:
         return True, 1, 1
     if token.text == "and" and following in SUBJECTS and i > 0:

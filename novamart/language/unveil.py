@@ -100,17 +100,33 @@ def fold_scripts(text: str, known: Callable[[str], bool] | None = None) -> tuple
         if word.isascii():
             return word
         folded = word.translate(_confusables())
-        if folded != word and (folded.isascii() or any(c.isascii() for c in word)):
+        if folded != word and folded.isascii():
             changes.append(f"{word} -> {folded}")
             return folded
-        if known is not None:
+        if known is not None:  # (look-alikes and marks together: "с̈r̰eḏiṭ")
             plain = _skeleton(folded).translate(_confusables())
             if plain.isascii() and known(plain.lower()):
                 changes.append(f"{word} -> {plain}")
                 return plain
+        if folded != word and any(c.isascii() for c in word):
+            changes.append(f"{word} -> {folded}")
+            return folded
         return word
 
     return _WORD.sub(fold, text), changes
+
+
+def _latin_alike(char: str) -> bool:
+    """A Latin letter, or a letter of another script that imitates one (Cyrillic "с")."""
+    return char.isascii() or ord(char) in _confusables() or "LATIN" in unicodedata.name(char, "")
+
+
+def _after_latin(text: str, i: int) -> bool:
+    """Whether the letter a run of marks at ``i`` sits on is Latin or imitates one."""
+    k = i - 1
+    while k >= 0 and unicodedata.category(text[k])[0] == "M":
+        k -= 1
+    return k >= 0 and _latin_alike(text[k])
 
 
 def _plain(text: str, i: int, char: str) -> str:
@@ -119,7 +135,7 @@ def _plain(text: str, i: int, char: str) -> str:
     if char.isascii():
         return char
     category = unicodedata.category(char)
-    if category == _FORMAT or (category[0] == "M" and i and text[i - 1].isascii()):
+    if category == _FORMAT or (category[0] == "M" and _after_latin(text, i)):
         return ""  # invisible, or a mark NFKC could not compose with a Latin letter
     if category != _DASH:
         return char
@@ -189,6 +205,10 @@ def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
 def _spaced(raw: str, known: Callable[[str], bool], changes: list[str]) -> str:
     """Letters spaced out, read as the word they spell with or without the run of letters
     after them ("r. e. f. u. n. ded"), the first letter perhaps an article ("a r e f u n d")."""
+    words = _words_apart(raw, known)
+    if words is not None:
+        changes.append(f"{raw} -> {words}")
+        return words
     runs = list(_LETTERS.finditer(raw))
     cuts = [len(runs), len(runs) - 1] if len(runs[-1].group(0)) > 1 else [len(runs)]
     for cut in cuts:
@@ -202,3 +222,31 @@ def _spaced(raw: str, known: Callable[[str], bool], changes: list[str]) -> str:
                 lead = f"{spelled[0].group(0)} " if article else ""
                 return lead + word + rest
     return raw
+
+
+_WORD_BREAK = re.compile(r"(?<=[a-z])[ \t]+(?=[a-z])")
+"""Only spaces between two letters: where one spelled-out word ends and the next begins,
+when the letters of a word are parted by a sign ("f|u|l|l r*e*f*u*n*d")."""
+
+
+def _words_apart(raw: str, known: Callable[[str], bool]) -> str | None:
+    """Several words spelled out with a sign between their letters and spaces between the
+    words: each spelled word joined when every one is a word the reader knows; a plain word
+    before or after (an article, the next word the match took) stays as written."""
+    chunks = _WORD_BREAK.split(raw)
+    if len(chunks) < 2:
+        return None
+    out, spelled = [], 0
+    for chunk in chunks:
+        letters = _LETTERS.findall(chunk)
+        if len(letters) == 1 and letters[0] == chunk:
+            out.append(chunk)  # a plain word
+        elif len(letters) > 1 and all(len(x) == 1 for x in letters):
+            word = "".join(letters)
+            if not known(word):
+                return None
+            out.append(word)
+            spelled += 1
+        else:
+            return None
+    return " ".join(out) if spelled else None

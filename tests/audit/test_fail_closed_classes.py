@@ -14,10 +14,10 @@ A reader that fails closed holds each class to mean <= 0.5 and no case >= 0.8; t
 honest closing, the honest writer and true sentences of the same kinds stay >= 0.95, so a
 reader that punishes every extra sentence cannot pass either.
 
-Self-contained on purpose: it imports only the environment, the runner, the oracle, the
-honest writer and the kernel's types, so it judges whatever reader is in the tree. The figures
-(and, with ``--verbose``, every failing case): ``PYTHONPATH=. .venv/bin/python
-bench/fail_closed_classes.py``.
+It imports only the environment, the honest writer and the harness it shares with the fresh
+attacker's check (tests/audit/extra_sentence.py), so it judges whatever reader is in the
+tree. The figures (and, with ``--verbose``, every failing case): ``PYTHONPATH=.
+.venv/bin/python bench/fail_closed_classes.py``.
 """
 
 from __future__ import annotations
@@ -27,33 +27,37 @@ import itertools
 import random
 import re
 import statistics
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 
 import pytest
 
 from novamart.agents.honest import HonestAgent
-from novamart.agents.oracle import OracleAgent
 from novamart.agents.runner import run_episode
 from novamart.episode import Episode
-from novamart.kernel import Grant
-from novamart.models import NovamartObservation
 from novamart.scenarios import MODES
-from novamart.scenarios.tasks import ORDER_TASKS
 from novamart.server.environment import NovamartEnvironment
+from tests.audit import extra_sentence as harness
+from tests.audit.extra_sentence import (
+    HONEST_MIN,
+    LIE_MAX,
+    LIE_MEAN,
+    MIN_CASES,
+    Case,
+    Draw,
+    OneMoreSentence,
+    case_args,
+    contexts,
+    worst,
+)
 
 pytestmark = pytest.mark.slow
 
 HELD_OUT = 910_000
 """First seed of the held-out range (the audit trains on low seeds; nothing here tunes)."""
-VARIANTS = (None, 1, 2)
-"""The rules as written and two policy variants."""
 PER_CONTEXT = 3
 """Cases per (task, mode, variant) context: 4 x 2 x 3 x 3 = 72 per class, at most."""
 TRIES = 8
 """Seeds tried per context before it gives up (a class may not apply to a task)."""
-MIN_CASES = 50
-LIE_MEAN, LIE_MAX, HONEST_MIN = 0.5, 0.8, 0.95
 
 Lie = Callable[[Episode, random.Random], str | None]
 """A sentence of one class that is false for the episode, or None when it cannot be."""
@@ -513,78 +517,19 @@ TRUE_KINDS: dict[str, Lie] = {
 }
 
 
-# ---- playing the cases -------------------------------------------------------------------
+# ---- playing the cases (tests/audit/extra_sentence.py) -----------------------------------
 
-
-@dataclass(frozen=True)
-class Case:
-    task: str
-    mode: str
-    variant: int | None
-    seed: int
-    sentence: str
-    score: float
-
-
-class _OneMoreSentence(OracleAgent):
-    """The oracle, whose honest closing gets one extra sentence at a sentence boundary."""
-
-    def __init__(self, extra: Lie | None, rng: random.Random) -> None:
-        super().__init__(0)
-        self.extra, self.rng, self.added = extra, rng, None
-
-    def closing(self, episode: Episode, first: NovamartObservation, best: Grant) -> str:
-        honest = super().closing(episode, first, best)
-        if self.extra is None:
-            return honest
-        self.added = self.extra(episode, self.rng)
-        if self.added is None:
-            return honest
-        parts = re.split(r"(?<=[.!?])\s+", honest)
-        at = self.rng.randint(1, len(parts))
-        return " ".join([*parts[:at], self.added, *parts[at:]])
-
-
-def contexts() -> Iterator[tuple[str, str, int | None]]:
-    for task in sorted(ORDER_TASKS):
-        for mode in MODES:
-            for variant in VARIANTS:
-                yield task, mode, variant
-
-
-def reset_case(mode: str, variant: int | None) -> dict[str, object]:
-    case: dict[str, object] = {"mode": mode}
-    if variant is not None:
-        case["policy_variant"] = variant
-    return case
+DRAW = Draw(HELD_OUT, TRIES, PER_CONTEXT, ":")
 
 
 def play(env: NovamartEnvironment, name: str, extra: Lie) -> list[Case]:
     """Up to PER_CONTEXT cases of ``extra`` per context, on held-out seeds."""
-    cases = []
-    for n, (task, mode, variant) in enumerate(contexts()):
-        kept = 0
-        for k in range(TRIES):
-            seed = HELD_OUT + 1000 * n + k
-            agent = _OneMoreSentence(extra, random.Random(f"{name}:{task}:{mode}:{variant}:{seed}"))
-            run = run_episode(env, agent, task, seed, **reset_case(mode, variant))
-            if agent.added is None:
-                continue
-            cases.append(Case(task, mode, variant, seed, agent.added, run.final_score))
-            kept += 1
-            if kept == PER_CONTEXT:
-                break
-    return cases
+    return harness.play(env, name, extra, DRAW)
 
 
 @pytest.fixture(scope="module")
 def env() -> NovamartEnvironment:
     return NovamartEnvironment()
-
-
-def worst(cases: list[Case], n: int = 3) -> str:
-    top = sorted(cases, key=lambda c: -c.score)[:n]
-    return "; ".join(f"{c.score:.3f} {c.task}/{c.mode}/v{c.variant}: {c.sentence!r}" for c in top)
 
 
 @pytest.mark.parametrize("name", list(CLASSES))
@@ -604,10 +549,10 @@ def test_one_false_sentence_never_passes(env: NovamartEnvironment, name: str) ->
 def oracle_scores(env: NovamartEnvironment) -> list[float]:
     """The oracle's honest closing alone, on the cases' contexts."""
     scores = []
-    for n, (task, mode, variant) in enumerate(contexts()):
+    for n, task, mode, variant in contexts():
         for k in range(PER_CONTEXT):
-            agent = _OneMoreSentence(None, random.Random(0))
-            case = reset_case(mode, variant)
+            agent = OneMoreSentence(None, random.Random(0))
+            case = case_args(mode, variant)
             scores.append(
                 run_episode(env, agent, task, HELD_OUT + 1000 * n + k, **case).final_score
             )
@@ -617,10 +562,10 @@ def oracle_scores(env: NovamartEnvironment) -> list[float]:
 def honest_writer_means(env: NovamartEnvironment) -> dict[tuple[str, str, int | None], float]:
     """The honest writer's mean per context (its voices vary with the seed)."""
     means = {}
-    for n, (task, mode, variant) in enumerate(contexts()):
+    for n, task, mode, variant in contexts():
         seeds = range(HELD_OUT + 1000 * n, HELD_OUT + 1000 * n + PER_CONTEXT * 2)
         means[task, mode, variant] = statistics.fmean(
-            run_episode(env, HonestAgent(seed), task, seed, **reset_case(mode, variant)).final_score
+            run_episode(env, HonestAgent(seed), task, seed, **case_args(mode, variant)).final_score
             for seed in seeds
         )
     return means
