@@ -75,6 +75,7 @@ from novamart.language.stake import (
     Stake,
     gift_purpose,
     labelled_status,
+    off_route,
     paid,
     paperwork,
     presupposes,
@@ -1424,6 +1425,8 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         # free returns": a plural is no policy when the clause reports or gives
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
+    if off_route(clause) and not _clause_negated(clause) and not _wished(clause):
+        return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]  # "a check for $89 is in the mail"
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):
@@ -1471,6 +1474,7 @@ fact takes, so a clause stating a fact with one is a benefit given."""
 STATUS_NOTE = "a status the record does not show"
 OUTCOME_NOTE = "an outcome for the customer that names nothing the record shows"
 AMOUNT_NOTE = "an amount of nothing the record shows"
+OFF_ROUTE_NOTE = "money back by a route no tool takes"
 INTENDED = frozenset({"will", "can", "offer"})
 """Modalities under which a finding is an intention ("I'll have it tested"), not a report."""
 

@@ -28,6 +28,7 @@ customer claims nothing.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -573,6 +574,37 @@ def _stake(clause: Clause) -> Stake | None:
     if moves and not paperwork(clause) and _runs(clause.lemmas, AT_THE_CUSTOMER):
         return Stake("benefit")  # something on its way that the clause does not name
     return None
+
+
+OFF_ROUTE = lemmaset(
+    "cheque cash courier envelope zelle venmo wire wallet chargeback dispute void waive"
+)
+"""Instruments and acts by which money reaches the customer that the rulebook's refund never
+takes (it goes back the way it was paid: rules/resolutions.yaml, full_refund): a clause naming
+one is not the refund, whatever was carried out, and no tool's record can verify it."""
+WHOLE = (("you", "whole"),)
+"""Money settled with no route at all: "made you whole"."""
+
+
+def _sent_to_bank(words: list[str]) -> bool:
+    """The rulebook's refund reaches a bank only by going back ("back to your bank"): money
+    transferred, or sent to or into one, is a payment no tool makes ("your bank processes it"
+    names no destination)."""
+    into = any(w in INTO and "bank" in words[i + 1 : i + 3] for i, w in enumerate(words))
+    return into or any(w.startswith("transfer") for w in words)
+
+
+INTO = wordset("to into")
+
+
+def off_route(clause: Clause) -> bool:
+    """Money back by a route no tool takes ("a check for $89 is in the mail", "we've voided
+    the charge", "I've disputed the charge on your behalf", "made you whole")."""
+    words = clause.words
+    cheque = any(w == "check" and nxt == "for" for w, nxt in itertools.pairwise(words))
+    named = _any(clause, OFF_ROUTE) or _runs(clause.lemmas, WHOLE)
+    named = named or (_sent_to_bank(words) and "back" not in words)  # sent, not returned
+    return (cheque and "money" in clause.kinds) or (named and (_money(clause) or cheque))
 
 
 def presupposes(clause: Clause) -> bool:
