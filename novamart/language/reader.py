@@ -1425,7 +1425,12 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         # free returns": a plural is no policy when the clause reports or gives
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
-    if off_route(clause) and not _clause_negated(clause) and not _wished(clause):
+    if (
+        item.modality in CLAIMING
+        and off_route(clause)
+        and not _clause_negated(clause)
+        and not _wished(clause)
+    ):
         return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]  # "a check for $89 is in the mail"
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)
