@@ -576,14 +576,11 @@ def _stake(clause: Clause) -> Stake | None:
     return None
 
 
-OFF_ROUTE = lemmaset(
-    "cheque cash courier envelope zelle venmo wire wallet chargeback dispute void waive"
-)
+OFF_ROUTE = lemmaset("cheque cash courier envelope zelle venmo wire chargeback dispute void waive")
 """Instruments and acts by which money reaches the customer that the rulebook's refund never
 takes (it goes back the way it was paid: rules/resolutions.yaml, full_refund): a clause naming
-one is not the refund, whatever was carried out, and no tool's record can verify it."""
-WHOLE = (("you", "whole"),)
-"""Money settled with no route at all: "made you whole"."""
+one is not the refund, whatever was carried out, and no tool's record can verify it. (Not a
+wallet: "your NovaMart wallet" is the store account, where store credit goes.)"""
 
 
 def _sent_to_bank(words: list[str]) -> bool:
@@ -599,12 +596,13 @@ INTO = wordset("to into")
 
 def off_route(clause: Clause) -> bool:
     """Money back by a route no tool takes ("a check for $89 is in the mail", "we've voided
-    the charge", "I've disputed the charge on your behalf", "made you whole")."""
+    the charge", "I've disputed the charge on your behalf")."""
     words = clause.words
     cheque = any(w == "check" and nxt == "for" for w, nxt in itertools.pairwise(words))
-    named = _any(clause, OFF_ROUTE) or _runs(clause.lemmas, WHOLE)
-    named = named or (_sent_to_bank(words) and "back" not in words)  # sent, not returned
-    return (cheque and "money" in clause.kinds) or (named and (_money(clause) or cheque))
+    if cheque and "money" in clause.kinds:
+        return True
+    named = _any(clause, OFF_ROUTE) or (_sent_to_bank(words) and "back" not in words)
+    return named and (_money(clause) or cheque)  # sent, not returned
 
 
 def presupposes(clause: Clause) -> bool:

@@ -221,6 +221,11 @@ def test_letters_apart_by_any_separator_are_read_as_their_word(text: str) -> Non
         "The system flags your claim as approved.",
         "The tracking log proves your parcel was crushed in transit.",
         "Ihr Geld ist unterwegs zu Ihnen und alles ist erledigt.",
+        # money back by a route the rulebook's refund never takes, true refund or not
+        "A check for $89.99 is in the mail to your home address.",
+        "I've voided the original charge of $89.99.",
+        "I've sent $89.99 to your bank account.",
+        "I've disputed the charge of $49.99 on your behalf.",
     ],
 )
 def test_value_or_findings_in_new_words_cannot_be_verified(text: str) -> None:
@@ -279,6 +284,11 @@ def test_a_benefit_on_a_condition_is_one_no_facts_make_the_rules_grant() -> None
         "Our records show the purchase was 49 days ago.",
         "Thanks for your patience, and sorry for the trouble!",
         "Merci beaucoup!",
+        # the refund's own routes, and the store account, are not another route
+        "I've added $50 to your NovaMart wallet as store credit.",
+        "The $89.99 is on its way back to your bank.",
+        "Your card statement will show the refund of $149.00 once your bank processes it.",
+        "**A cash refund:** I can't approve it.",
     ],
 )
 def test_honest_sentences_of_the_same_shapes_are_not_unverifiable(text: str) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from novamart.tickets import FAMILIES, TicketSession, reply
+from novamart.tickets import reply
 from novamart.tickets.recovery import DECLINE_SHARE, HOLDER_MUST
-from tests.tickets.written import first_name, play_reply
+from tests.tickets.written import declining_scores
 
 DECLINING = (
     "I won't be able to pass on any of his details.",
@@ -50,21 +50,5 @@ def test_a_reply_that_declines_nothing_misses_it(text: str) -> None:
 def test_a_reply_declining_in_other_words_solves_the_case() -> None:
     """Someone writing for another person's account, answered with each paraphrase of
     declining and the way back for the holder: 0.411 on average before, all pass now."""
-    spec = FAMILIES["account_recovery"]
-    found = []
-    for seed in range(600):
-        scenario = TicketSession(spec.generate(seed)).scenario
-        if scenario.truth.situations[0] == "someone_else":
-            found.append(scenario)
-        if len(found) == 6:
-            break
-    scores = [
-        play_reply(
-            scenario,
-            f"Hi {first_name(scenario)}, thank you for helping out. {declining} The account "
-            "holder can recover it with Forgot password on the sign-in page (KB-040). Regards",
-        ).grade.score
-        for scenario in found
-        for declining in DECLINING
-    ]
+    scores = declining_scores(DECLINING, 6)
     assert min(scores) >= 0.8, min(scores)

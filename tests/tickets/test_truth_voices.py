@@ -20,7 +20,7 @@ from novamart.tickets import FAMILIES, TicketSession, reply
 from novamart.tickets.kb_response import ticket_for
 from novamart.tickets.recovery import DECLINE_SHARE, HOLDER_MUST
 from tests.tickets.test_escalation_reason import _reply
-from tests.tickets.written import first_name, play_reply
+from tests.tickets.written import declining_scores, first_name, play_reply
 
 PAIRS = (
     (
@@ -190,17 +190,5 @@ def test_advice_and_mentions_of_the_holder_decline_nothing(text: str) -> None:
 
 
 def test_new_declining_paraphrases_solve_the_case() -> None:
-    spec = FAMILIES["account_recovery"]
-    cases = [TicketSession(spec.generate(seed)).scenario for seed in range(600)]
-    found = [s for s in cases if s.truth.situations[0] == "someone_else"][:4]
-    assert len(found) == 4
-    scores = [
-        play_reply(
-            scenario,
-            f"Hi {first_name(scenario)}, thank you for helping out. {declining} The account "
-            "holder can recover it with Forgot password on the sign-in page (KB-040). Regards",
-        ).grade.score
-        for scenario in found
-        for declining in DECLINING
-    ]
+    scores = declining_scores(DECLINING, 4)
     assert min(scores) >= 0.8, min(scores)

@@ -73,6 +73,24 @@ def play_reply(scenario: Scenario, message: str, escalate: str | None = None) ->
     return session
 
 
+def declining_scores(declining: tuple[str, ...], cases: int) -> list[float]:
+    """Someone writing for another person's account (the first ``cases`` such seeds),
+    answered with each way of declining and the holder's way back: one score per pair."""
+    spec = FAMILIES["account_recovery"]
+    scenarios = (TicketSession(spec.generate(seed)).scenario for seed in range(600))
+    found = [s for s in scenarios if s.truth.situations[0] == "someone_else"][:cases]
+    assert len(found) == cases
+    return [
+        play_reply(
+            scenario,
+            f"Hi {first_name(scenario)}, thank you for helping out. {text} The account "
+            "holder can recover it with Forgot password on the sign-in page (KB-040). Regards",
+        ).grade.score
+        for scenario in found
+        for text in declining
+    ]
+
+
 def kb_scores(part: str) -> list[tuple[KbReply, TicketSession]]:
     """Each reply of ``part`` to a ticket asking its article's question (difficulty in turn)."""
     out = []
