@@ -5,7 +5,8 @@ an episode runs over the WebSocket /ws, one environment per connection, or per H
 session that a /ws?session_id= joins (OpenEnv's MCPToolClient; single-process only). Settings
 (novamart.server.settings): HOST (127.0.0.1), PORT (8000), WORKERS (1), MAX_CONCURRENT_ENVS
 (64, per worker), SESSION_TIMEOUT_S (300: idle sessions, joined ones included, are reaped),
-DRAIN_SECONDS (30: what SIGTERM gives open episodes), MAX_MESSAGE_BYTES (65536),
+DRAIN_SECONDS (30: what SIGTERM gives open episodes), METRICS_FLUSH_SECONDS (1: how often a
+worker writes its counts for /metrics, and at shutdown), MAX_MESSAGE_BYTES (65536),
 ENABLE_WEB_INTERFACE (false; true serves the tool view at /web, one episode per browser tab,
 reaped when idle; only then is gradio imported; and the policy workbench at /workbench with
 its read-only /policy API; per worker),
@@ -99,7 +100,7 @@ def build_app(settings: ServerSettings) -> FastAPI:
         metrics.serving(kernel.version)
 
     rules_now()
-    install_metrics(served, metrics, before_scrape=rules_now)  # GET /metrics
+    install_metrics(served, metrics, rules_now, settings.metrics_flush_s)  # GET /metrics
     # no token: the admin routes say they are off, so a public Space stays read-only
     install_admin_routes(served, kernel, token=settings.admin_token, tools=tools, sync=sync)
     if serves_web_ui(served):  # the analysts' page beside the researchers' tool view

@@ -122,10 +122,13 @@ def worker_exited() -> None:
 
 
 def install_metrics(
-    app: FastAPI, metrics: Metrics, before_scrape: Callable[[], None] | None = None
+    app: FastAPI,
+    metrics: Metrics,
+    before_scrape: Callable[[], None] | None = None,
+    flush_s: float = FLUSH_SECONDS,
 ) -> None:
     """``GET /metrics``; ``before_scrape`` runs first (to catch up the rules version). The
-    step path's counts are written every FLUSH_SECONDS, and last when the worker stops."""
+    step path's counts are written every ``flush_s``, and last when the worker stops."""
 
     @app.get("/metrics", tags=["Health"], response_class=Response)
     def scrape() -> Response:
@@ -138,7 +141,7 @@ def install_metrics(
 
     async def flush_every_second() -> None:
         while True:
-            await asyncio.sleep(FLUSH_SECONDS)
+            await asyncio.sleep(flush_s)
             metrics.tally.flush()
 
     def start_flushing() -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from novamart.server.tally import FLUSH_SECONDS
+
 WEB_UI_ON = ("true", "1", "yes")
 """The ENABLE_WEB_INTERFACE values that turn the web UI on (OpenEnv's reading)."""
 
@@ -29,6 +31,10 @@ class ServerSettings(BaseModel):
     max_concurrent_envs: int = Field(default=64, ge=1, alias="MAX_CONCURRENT_ENVS")
     session_timeout_s: float = Field(default=300.0, gt=0, alias="SESSION_TIMEOUT_S")
     drain_seconds: float = Field(default=30.0, ge=0, le=3600, alias="DRAIN_SECONDS")
+    metrics_flush_s: float = Field(
+        default=FLUSH_SECONDS, gt=0, le=3600, alias="METRICS_FLUSH_SECONDS"
+    )
+    """How often each worker writes the step path's counts to /metrics (and at shutdown)."""
     max_message_bytes: int = Field(default=65536, ge=1024, alias="MAX_MESSAGE_BYTES")
     rules_dir: Path | None = Field(default=None, alias="RULES_DIR")
     admin_token: str | None = Field(default=None, min_length=16, alias="ADMIN_TOKEN")

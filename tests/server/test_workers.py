@@ -15,8 +15,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from prometheus_client import CollectorRegistry
-from prometheus_client.multiprocess import MultiProcessCollector
 
 from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.runner import generated, run_episode
@@ -27,7 +25,7 @@ from novamart.server.launch import RunningServer, serve_in_subprocess
 from novamart.server.tally import FLUSH_SECONDS
 from novamart.training.trl_env import ENVIRONMENTS
 from tests.rulefiles import copy_rules, move_window
-from tests.server.metrics import scrape, total
+from tests.server.metrics import scrape, total, written
 from tests.server.remote import observations, play
 from tests.server.servers import novamart_serve, wait_for_workers
 
@@ -109,9 +107,9 @@ def test_a_two_worker_server_plays_as_in_process(two_workers: RunningServer, sha
     # each worker writes its counts within FLUSH_SECONDS (novamart.server.tally), unasked: read
     # from their files here, by no worker, then one scrape answers the same for both
     steps = sum(len(episode) - 1 for episodes in played for episode in episodes)
-    written = _written_when_flushed(shared / "metrics", steps)
-    assert _counts(written) == _counts(scrape(two_workers.url))
-    _assert_counted(written, steps, [e[-1].final_score for es in played for e in es])
+    files = _written_when_flushed(shared / "metrics", steps)
+    assert _counts(files) == _counts(scrape(two_workers.url))
+    _assert_counted(files, steps, [e[-1].final_score for es in played for e in es])
     samples = scrape(two_workers.url)
     versions = [labels for name, labels in samples if name == "novamart_rules_version"]
     assert len({dict(labels)["pid"] for labels in versions}) == 2
@@ -138,26 +136,14 @@ def _assert_counted(samples: dict, steps: int, scores: list[float]) -> None:
     assert total(samples, "novamart_episode_score_sum") == pytest.approx(sum(scores))
 
 
-def _written(folder: Path) -> dict:
-    """What the workers wrote to their metric files, read as a scrape does: (name, labels) ->
-    value."""
-    registry = CollectorRegistry()
-    MultiProcessCollector(registry, path=str(folder))
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in registry.collect()
-        for sample in family.samples
-    }
-
-
 def _written_when_flushed(folder: Path, steps: int) -> dict:
     """The files once ``steps`` steps are written (a count never runs ahead of play)."""
     deadline = time.monotonic() + 10 * FLUSH_SECONDS
-    written = _written(folder)
-    while total(written, "novamart_step_seconds_count") < steps and time.monotonic() < deadline:
+    files = written(folder)
+    while total(files, "novamart_step_seconds_count") < steps and time.monotonic() < deadline:
         time.sleep(FLUSH_SECONDS / 4)
-        written = _written(folder)
-    return written
+        files = written(folder)
+    return files
 
 
 def test_two_servers_behind_the_multi_url_client(two_servers: list[RunningServer]) -> None:
