@@ -131,6 +131,20 @@ def explain_steps(rules: Decider, facts: Facts, steps: list[Step]) -> PlanExplan
     return _explained(rules, order, plan.outcomes, plan.state, "in order")
 
 
+def find_example(rules: Decider, name: str) -> Example:
+    """The example called ``name``, or the only one whose name holds it; a ValueError
+    naming the candidates otherwise."""
+    examples = rules.rulebook.examples
+    exact = [e for e in examples if e.name == name]
+    found = exact or [e for e in examples if name.lower() in e.name.lower()]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ValueError(f"no example is called {name!r} ({len(examples)} examples)")
+    names = "; ".join(e.name for e in found[:5])
+    raise ValueError(f"{len(found)} examples match {name!r}: {names}")
+
+
 def explain_example(rules: Decider, example: Example) -> PlanExplanation:
     """An example of the rulebook explained: its requests' best plan, else its steps (a
     single ``request:`` is one step); a ValueError for an example that makes no call."""

@@ -36,11 +36,11 @@ from novamart.analyst.explain import (
     explain_example,
     explain_facts,
     explain_requests,
+    find_example,
 )
 from novamart.analyst.plan_detail import MemberCheck
 from novamart.kernel import Facts, FactSchema, PolicyKernel
 from novamart.kernel.declared import parse_request
-from novamart.kernel.rulebook import Example
 from novamart.kernel.trace import ConditionTrace
 
 COLOURS = {
@@ -148,20 +148,6 @@ def _explain_requests(kernel: PolicyKernel, facts: Facts, source: str, as_json: 
         print(json.dumps(explained.model_dump(mode="json"), indent=2))
         return
     print_plan(explained)
-
-
-def find_example(kernel: PolicyKernel, name: str) -> Example:
-    """The example called ``name``, or the only one whose name holds it; a ValueError
-    naming the candidates otherwise."""
-    examples = kernel.rulebook.examples
-    exact = [e for e in examples if e.name == name]
-    found = exact or [e for e in examples if name.lower() in e.name.lower()]
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise ValueError(f"no example is called {name!r} ({len(examples)} examples)")
-    names = "; ".join(e.name for e in found[:5])
-    raise ValueError(f"{len(found)} examples match {name!r}: {names}")
 
 
 def _explain_example(kernel: PolicyKernel, name: str, as_json: bool) -> None:
