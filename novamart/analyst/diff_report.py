@@ -87,7 +87,8 @@ def _print_plans(plans: PlanImpact) -> None:
     """The examples' calls and requests, and the cases moved from them, whose plan changed."""
     console.print(
         f"\n[bold]Plans[/bold] over {plans.cases:,} cases (the examples' calls and requests, "
-        f"and each moved one fact at a time): {len(plans.changed):,} changed"
+        f"and each moved one thing at a time: a fact, a collection's size, the members a "
+        f"quantifier speaks of, an event): {len(plans.changed):,} changed"
     )
     for change in plans.changed:
         moved = f", {change.variant}" if change.variant else ""

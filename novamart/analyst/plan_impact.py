@@ -4,23 +4,22 @@ rules, on the example's facts and on cases generated from them, decided under bo
 A rule set of declared resolutions (the retail world) is measured on plans, not single
 decisions: which calls are carried out, in which order, with what amounts. Each example's
 ``steps:`` are decided in the order written and its ``requests:`` searched for the best plan;
-the generated cases move one fact at a time: every declared status of a single fact (an
-order pending, delivered, cancelled...) and every amount of money one cent either side and
-at zero (a gift card that just covers a difference, or not).
+the generated cases (novamart.analyst.plan_cases) move one thing at a time: a single fact's
+status, flag or amount, a collection's size (1 to 5 members), the members a quantifier
+speaks of (all, none, exactly n), and the events (absent, out of order).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel import CompiledRulebook, Facts, Rulebook
+from novamart.analyst.plan_cases import PlanCase, plan_cases
+from novamart.kernel import CompiledRulebook
 from novamart.kernel.declared import ArgumentError
 from novamart.kernel.effects import EffectError
 from novamart.kernel.plans import best_plan
 from novamart.kernel.requests import decide_plan
 from novamart.kernel.rulebook import Example
-
-CENT = 0.01
 
 
 class PlanChange(BaseModel):
@@ -56,17 +55,17 @@ def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
     }
     cases, changed = 0, []
     for example in examples.values():
-        for variant, facts in [(None, example.facts), *variants(example.facts, new.rulebook)]:
+        for case in plan_cases(example, [old.rulebook, new.rulebook]):
             cases += 1
-            before, _ = _decided(old, example, facts)
-            after, reasons = _decided(new, example, facts)
+            before, _ = _decided(old, example, case)
+            after, reasons = _decided(new, example, case)
             if before != after:
                 changed.append(
                     PlanChange(
                         example=example.name,
                         file=example.file,
                         line=example.line,
-                        variant=variant,
+                        variant=case.variant,
                         how="best plan" if example.requests else "in order",
                         before=before,
                         after=after,
@@ -76,43 +75,15 @@ def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
     return PlanImpact(cases=cases, changed=changed)
 
 
-def variants(facts: Facts, rulebook: Rulebook) -> list[tuple[str, Facts]]:
-    """``facts`` moved one single fact's field at a time: each other declared value of a
-    choice field, and each amount of money one cent either side and at zero."""
-    moved = []
-    for kind, record in facts.present().items():
-        spec = rulebook.facts.kinds.get(kind)
-        if spec is None or spec.many:
-            continue
-        for name, field in spec.fields.items():
-            value = record.get(name)
-            if value is None:
-                continue
-            if field.values is not None:
-                options = [v for v in field.values if v != value]
-            elif field.type == "money":
-                options = [round(value - CENT, 2), round(value + CENT, 2), 0.0]
-                options = [v for v in dict.fromkeys(options) if v >= 0 and v != value]
-            else:
-                continue
-            for option in options:
-                try:
-                    changed = rulebook.facts.check(facts.with_kind(kind, {**record, name: option}))
-                except ValidationError:
-                    continue  # a value the field's range refuses
-                moved.append((f"{kind}.{name} = {option}", changed))
-    return moved
-
-
-def _decided(rules: CompiledRulebook, example: Example, facts: Facts) -> tuple[str, list[str]]:
+def _decided(rules: CompiledRulebook, example: Example, case: PlanCase) -> tuple[str, list[str]]:
     """The plan as one line (each call's outcome and amount, the best plan's order), and why
     the calls not carried out were not."""
     try:
         if example.requests:
-            best = best_plan(rules, facts, example.requests, example.before_each)
+            best = best_plan(rules, case.facts, example.requests, case.before_each)
             outcomes, order = best.per_request(), [i + 1 for i in best.order]
         else:
-            plan = decide_plan(rules, facts, example.steps)
+            plan = decide_plan(rules, case.facts, case.steps)
             outcomes, order = plan.outcomes, []
     except (ArgumentError, EffectError, ValueError) as e:
         return f"cannot be decided: {e}", []
