@@ -11,15 +11,17 @@ speaks of (all, none, exactly n), and the events (absent, out of order).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, ConfigDict
 
-from novamart.analyst.plan_cases import PlanCase, plan_cases
-from novamart.kernel import CompiledRulebook
-from novamart.kernel.declared import ArgumentError
+from novamart.analyst.drawn_plans import DrawnCase
+from novamart.analyst.plan_cases import plan_cases
+from novamart.kernel import CompiledRulebook, Facts
+from novamart.kernel.declared import ArgumentError, Request, Step
 from novamart.kernel.effects import EffectError
 from novamart.kernel.plans import best_plan
 from novamart.kernel.requests import decide_plan
-from novamart.kernel.rulebook import Example
 
 
 class PlanChange(BaseModel):
@@ -43,10 +45,19 @@ class PlanImpact(BaseModel):
     model_config = ConfigDict(frozen=True)
     cases: int
     changed: list[PlanChange]
+    drawn: int = 0
+    """Of the cases, those drawn from the rules folder's world (novamart.analyst.drawn_plans)."""
+    note: str = ""
+    """Why no plans could be drawn from a world the folder holds ('' otherwise)."""
 
 
-def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
-    """Every plan case decided under both rule sets, and the ones that differ."""
+def plan_impact(
+    old: CompiledRulebook,
+    new: CompiledRulebook,
+    drawn: tuple[list[DrawnCase], str] = ([], ""),
+) -> PlanImpact:
+    """Every plan case decided under both rule sets, and the ones that differ; ``drawn``:
+    the cases drawn from the new rules' world, and why none could be."""
     examples = {e.name: e for e in old.rulebook.examples if e.steps or e.requests}
     examples |= {
         e.name: e
@@ -57,8 +68,9 @@ def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
     for example in examples.values():
         for case in plan_cases(example, [old.rulebook, new.rulebook]):
             cases += 1
-            before, _ = _decided(old, example, case)
-            after, reasons = _decided(new, example, case)
+            requests = example.requests
+            before, _ = _decided(old, case.facts, case.steps, requests, case.before_each)
+            after, reasons = _decided(new, case.facts, case.steps, requests, case.before_each)
             if before != after:
                 changed.append(
                     PlanChange(
@@ -66,24 +78,48 @@ def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
                         file=example.file,
                         line=example.line,
                         variant=case.variant,
-                        how="best plan" if example.requests else "in order",
+                        how="best plan" if requests else "in order",
                         before=before,
                         after=after,
                         reasons=reasons,
                     )
                 )
-    return PlanImpact(cases=cases, changed=changed)
+    drawn_cases, note = drawn
+    for case in drawn_cases:
+        before, _ = _decided(old, case.facts, case.steps)
+        after, reasons = _decided(new, case.facts, case.steps)
+        if before != after:
+            changed.append(
+                PlanChange(
+                    example=case.label,
+                    file="",
+                    line=None,
+                    variant=case.variant,
+                    how="in order",
+                    before=before,
+                    after=after,
+                    reasons=reasons,
+                )
+            )
+    total = cases + len(drawn_cases)
+    return PlanImpact(cases=total, changed=changed, drawn=len(drawn_cases), note=note)
 
 
-def _decided(rules: CompiledRulebook, example: Example, case: PlanCase) -> tuple[str, list[str]]:
+def _decided(
+    rules: CompiledRulebook,
+    facts: Facts,
+    steps: Sequence[Step],
+    requests: Sequence[Request] = (),
+    before_each: Sequence[str] = (),
+) -> tuple[str, list[str]]:
     """The plan as one line (each call's outcome and amount, the best plan's order), and why
-    the calls not carried out were not."""
+    the calls not carried out were not: the requests' best plan, else the steps in order."""
     try:
-        if example.requests:
-            best = best_plan(rules, case.facts, example.requests, case.before_each)
+        if requests:
+            best = best_plan(rules, facts, requests, before_each)
             outcomes, order = best.per_request(), [i + 1 for i in best.order]
         else:
-            plan = decide_plan(rules, case.facts, case.steps)
+            plan = decide_plan(rules, facts, steps)
             outcomes, order = plan.outcomes, []
     except (ArgumentError, EffectError, ValueError) as e:
         return f"cannot be decided: {e}", []

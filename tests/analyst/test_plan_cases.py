@@ -10,6 +10,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from novamart.analyst.drawn_plans import drawn_cases
 from novamart.analyst.plan_cases import MAX_MEMBERS, plan_cases
 from novamart.cli import app
 from novamart.kernel import Rulebook, load_rulebook
@@ -103,6 +104,37 @@ def test_diff_of_a_removed_requires_reports_the_events_it_no_longer_waits_for(
     assert f"{events}, event confirmed (step 2) after the next call" in text
     assert "two delivered items come back to the gift card, event.confirmed = false" in text
     assert "a collection's size, the members a quantifier speaks of, an event" in text
+    # and on plans drawn from the world: a drawn return needs no yes any more
+    drawn = [line for line in text.splitlines() if line.startswith("  drawn return_some")]
+    assert drawn and all(line.endswith(", without event confirmed") for line in drawn)
+    assert "drawn from the world" in text
+
+
+def test_plans_are_drawn_from_the_world_with_their_events(tmp_path: Path) -> None:
+    rulebook = load_rulebook(RETAIL)
+    cases, note = drawn_cases(RETAIL, [rulebook], seeds=2)
+    assert note == "" and cases
+    for case in cases:
+        items = case.facts.collection("item") or ()
+        assert 1 <= len(items) <= MAX_MEMBERS
+        assert f"({len(items)} items)" in case.label
+        call = case.steps[-1]
+        assert not isinstance(call, str)
+        required = rulebook.declared[call.resolution].requires
+        events = [s for s in case.steps if isinstance(s, str)]
+        if case.variant is None:
+            assert events == list(required)
+        else:
+            missing = case.variant.removeprefix("without event ")
+            assert missing in required and missing not in events
+        assert case.facts.value("event", "confirmed") is False  # nothing happened yet
+    assert {c.variant for c in cases} == {None, "without event identity_verified",
+                                          "without event confirmed"}  # fmt: skip
+    assert drawn_cases(FIXTURE, [load_rulebook(FIXTURE)], seeds=2) == ([], "")  # no world
+    broken = _copy(tmp_path)
+    edit(broken, "world/world.yaml", "delivered: delivered", "delivered: shipped")
+    cases, note = drawn_cases(broken, [load_rulebook(broken)], seeds=2)
+    assert cases == [] and "names a value facts.yaml does not declare" in note
 
 
 def test_diff_of_a_wider_reason_list_shows_it_over_every_order_size(tmp_path: Path) -> None:
