@@ -29,8 +29,8 @@ from novamart.analyst.explain import (
 )
 from novamart.kb.handbook import handbook
 from novamart.kernel import PolicyKernel, RulebookError
-from novamart.kernel.declared import MAX_REQUESTS, parse_request
-from novamart.kernel.rulebook import CATALOGUE_FILE
+from novamart.kernel.declared import CHOICES, MAX_REQUESTS, Call, parse_request
+from novamart.kernel.rulebook import CATALOGUE_FILE, Example
 from novamart.server.admin import Issue, issue_out
 from novamart.server.workbench_errors import Request, WorkbenchError, error
 
@@ -53,7 +53,11 @@ class ExampleView(BaseModel):
     file: str
     line: int | None
     how: str
-    """'best plan' (requests searched), 'in order' (steps), or 'facts' (no call: not a plan)."""
+    """'best plan' (requests searched), 'in order' (steps with calls), or 'facts' (no call:
+    not a plan)."""
+    case: dict[str, Any]
+    """Its facts and calls as a POST /policy/plan body ({facts, requests, before_each}), for
+    the analyst to edit: its steps' calls as requests, the events among them before each."""
 
 
 class StudiedRulebook(BaseModel):
@@ -116,7 +120,12 @@ class _Studied:
                 policy=e.policy,
                 file=Path(e.file).name,
                 line=e.line,
-                how="best plan" if e.requests else "in order" if e.steps else "facts",
+                how="best plan"
+                if e.requests
+                else "in order"
+                if any(isinstance(s, Call) for s in e.steps)
+                else "facts",
+                case=_as_requests(e),
             )
             for e in rulebook.examples
         ]
@@ -128,6 +137,28 @@ class _Studied:
             examples=examples,
             handbook=handbook(rulebook),
         )
+
+
+def _as_requests(example: Example) -> dict[str, Any]:
+    """An example as facts and requests (novamart.kernel.declared.parse_request reads them)."""
+    if example.requests:
+        requests = [
+            {
+                "resolution": list(r.resolutions),
+                **r.arguments,
+                **({CHOICES: r.choices} if r.choices else {}),
+            }
+            for r in example.requests
+        ]
+        before = list(example.before_each)
+    else:
+        requests = [
+            {"resolution": s.resolution, **s.arguments}
+            for s in example.steps
+            if isinstance(s, Call)
+        ]
+        before = list(dict.fromkeys(s for s in example.steps if isinstance(s, str)))
+    return {"facts": example.facts.as_dict(), "requests": requests, "before_each": before}
 
 
 def plans_router(rules_dir: Path) -> APIRouter:

@@ -4,6 +4,8 @@ what it changed; the serving rules' workbench above it works as before."""
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import Page, expect
 
 from novamart.kernel import load_rulebook
@@ -46,3 +48,23 @@ def test_an_example_plan_per_request_and_item(web_server: RunningServer, page: P
     )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "workbench_plan.png"), full_page=True)
+
+
+def test_an_edited_case_gets_its_best_plan(web_server: RunningServer, page: Page) -> None:
+    page.goto(f"{web_server.url}/workbench", wait_until="domcontentloaded")
+    expect(page.locator("body")).to_have_attribute("data-plans-ready", "true")
+    page.locator("#plan-rulebook").select_option("retail")
+    page.locator("#plan-example").select_option(THREE)
+    page.locator("#plan-own summary").click()
+    case = json.loads(page.locator("#plan-case").input_value())
+    case["facts"]["item"][2]["final_sale"] = False  # I3 no longer sold as final
+    page.locator("#plan-case").fill(json.dumps(case))
+    page.get_by_role("button", name="Explain these requests").click()
+    expect(page.locator("#plan-summary")).to_contain_text("Best plan:")
+    exchanged = page.locator(
+        '[data-member="item I3"][data-condition="exchange_delivered.items_exchangeable"]'
+    ).first
+    expect(exchanged).to_contain_text("pass")
+    page.locator("#plan-case").fill("{not json")
+    page.get_by_role("button", name="Explain these requests").click()
+    expect(page.locator("#plan-error")).to_contain_text("JSON")

@@ -115,3 +115,23 @@ def test_bad_plan_questions_get_typed_errors(
     response = plan(web_server, body)
     assert response.status_code == 422, response.text
     assert response.json()["code"] == code and words in response.json()["message"]
+
+
+def test_every_example_comes_back_as_an_editable_case(web_server: RunningServer) -> None:
+    """An example's facts and calls as a plan body: the best plan for its calls as requests,
+    with the events among them before each (what the page fills in for the analyst)."""
+    listed = httpx.get(f"{web_server.url}/policy/rulebooks", timeout=60).json()
+    retail = next(r for r in listed if r["name"] == "retail")
+    planned = [e for e in retail["examples"] if e["how"] != "facts"]
+    assert planned
+    for example in planned:
+        response = plan(web_server, {"rulebook": "retail", **example["case"]})
+        assert response.status_code == 200, (example["name"], response.text)
+        assert len(response.json()["steps"]) == len(example["case"]["requests"])
+    three = next(e for e in planned if e["name"] == THREE)["case"]
+    assert [r["resolution"] for r in three["requests"]] == [
+        "exchange_items",
+        "return_items",
+        "cancel_order",
+    ]
+    assert three["before_each"] == [] and three["facts"]["item"][2]["final_sale"] is True
