@@ -10,6 +10,7 @@ the total of, becomes) is written here. The shipped rulebook's articles keep the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from novamart.kb.policies import FALLBACK_WORDS, condition_words
@@ -25,6 +26,7 @@ _VERBS = ("is", "was", "has", "are", "can", "must")
 """The first of these in a statement takes the 'not' of a negation."""
 ASKS = RESERVED[1]
 """The request's field naming the resolution asked for (``request.resolution``)."""
+_IT = re.compile(r"\bit\b")
 NAMED = "named in the request"
 """How a member the call names (``item.selected``) is spoken of."""
 
@@ -77,9 +79,13 @@ class Phrases:
         return f"it is not the case that {' '.join(said)}"
 
     def noun(self, ref: ex.Ref) -> str:
-        """Any other field: the fact's own name for it ('the order's status')."""
+        """Any other field: its ``describe`` when that names it ('the payment method that paid
+        for the order'), else the fact's own name for it ('the order's status')."""
         if ref.kind == REQUEST_KIND:
             return f"the {words(ref.field)} asked for"
+        spec = self.schema.field(ref.kind, ref.field)
+        if spec is not None and spec.describe.startswith("the "):
+            return spec.describe
         field = words(ref.field.removeprefix(f"{ref.kind}_"))
         if ref.kind == self.member:
             return f"its {field}"
@@ -158,6 +164,7 @@ class Phrases:
         if node.op == "sum":
             inner = Phrases(self.schema, None)
             summed = inner.say(node.body).replace(f"the {kind}'s ", "the ")
+            summed = _IT.sub("each", summed)  # 'the price paid for it': for each of them
             return f"the total of {summed} over the {kind}s{which}"
         body = self.inside(node.kind).say(node.body)
         if node.op == "all":

@@ -69,10 +69,14 @@ def test_quantifiers_relations_and_the_decline_read_as_plain_words() -> None:
     assert named in text
     assert "every item of the order: it was not sold as final" in text
     assert (
-        "if the payment's method is gift_card, then the payment's balance is at least the total "
-        "of the new price minus the price over the items named in the request"
+        "if the kind of payment method is gift_card, then the payment's balance is at least the "
+        "total of the price of the variant asked for minus the price paid for each over the items "
+        "named in the request"
     ) in text
-    route = "either the payment's id is the order's paid with or the payment's method is gift_card"
+    route = (
+        "either the payment method is the payment method that paid for the order or the kind of "
+        "payment method is gift_card"
+    )
     assert route in text
     # an effect's transition and what it rules out afterwards ('modify items only once')
     modify = text.split("- modify items (", 1)[1].split("\n- ", 1)[0]
