@@ -6,6 +6,7 @@ beside the serving rules, their examples' plans explained per request and per it
                              examples, the closed-book handbook; or why it does not load
     POST /policy/plan        {rulebook, example} or {rulebook, facts, requests, before_each}:
                              the ``novamart explain --example/--requests --json`` contract
+                             (one search at a time, of at most MAX_PLANS plans)
 
 Nothing here touches what the server serves: a studied rulebook is loaded once, on first use,
 into its own kernel (its tools may not exist yet: it decides, nothing carries it out).
@@ -13,6 +14,7 @@ into its own kernel (its tools may not exist yet: it decides, nothing carries it
 
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,9 @@ from novamart.server.admin import Issue, issue_out
 from novamart.server.workbench_errors import Request, WorkbenchError, error
 
 MAX_BEFORE_EACH = 8
+MAX_PLANS = 5_000
+"""Plans one search may weigh (orders times each request's calls): a conversation's worth
+(three requests of three choices each, in any order, is 162); more is a denial of service."""
 
 
 class PlanRequest(Request):
@@ -164,6 +169,7 @@ def _as_requests(example: Example) -> dict[str, Any]:
 def plans_router(rules_dir: Path) -> APIRouter:
     router = APIRouter(tags=["policy workbench"])
     studied = _Studied(rules_dir)
+    searching = threading.Lock()
 
     @router.get("/policy/rulebooks", response_model=list[StudiedRulebook])
     def rulebooks() -> list[StudiedRulebook]:
@@ -199,8 +205,24 @@ def plans_router(rules_dir: Path) -> APIRouter:
             return error(422, "INVALID_FACTS", f"{where}: {first['msg']}")
         try:
             asked = [parse_request(kernel.rulebook.declared, r) for r in body.requests]
+        except ValueError as e:  # an unknown resolution or argument
+            return error(422, "INVALID_REQUEST", f"invalid requests: {e}")
+        plans = math.factorial(len(asked)) * math.prod(
+            len(r.calls(kernel.rulebook.declared)) for r in asked
+        )
+        if plans > MAX_PLANS:
+            message = (
+                f"{plans:,} plans to search (orders x calls); at most {MAX_PLANS:,}: "
+                "fewer requests or fewer choices"
+            )
+            return error(422, "INVALID_REQUEST", message)
+        if not searching.acquire(blocking=False):
+            return error(429, "BUSY", "another plan is being searched; try again")
+        try:
             return explain_requests(kernel, facts, asked, body.before_each)
         except ValueError as e:  # a request that fits none of its calls, an unknown event
             return error(422, "INVALID_REQUEST", f"invalid requests: {e}")
+        finally:
+            searching.release()
 
     return router

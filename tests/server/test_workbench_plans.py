@@ -107,6 +107,23 @@ def test_facts_and_requests_get_the_best_plan(web_server: RunningServer, tmp_pat
             "INVALID_REQUEST",
             "teleport",
         ),
+        (
+            {
+                "rulebook": "retail",
+                "facts": {},
+                "requests": [
+                    {
+                        "resolution": ["return_items", "exchange_items"],
+                        "order_id": "#W1",
+                        "item_ids": ["I1"],
+                        "choices": {"payment_method_id": [f"gift_card_{n}" for n in range(10)]},
+                    }
+                ]
+                * 4,
+            },
+            "INVALID_REQUEST",
+            "plans to search",
+        ),
     ],
 )
 def test_bad_plan_questions_get_typed_errors(
