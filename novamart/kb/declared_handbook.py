@@ -1,4 +1,4 @@
-"""The handbook of a rulebook whose resolutions declare calls (arguments, effects, events):
+"""The handbook of a rulebook of collections and declared calls (arguments, effects, events):
 each resolution with what its call carries, the events it waits for, what it is worth, what it
 does to the order and what it rules out afterwards; then each policy in plain words.
 
@@ -27,9 +27,12 @@ DECLINE_WORDS = (
 FOLLOW_WORDS = "It is carried out with {}, as its follow-up: do not call it on its own."
 
 
-def declares_calls(rulebook: Rulebook) -> bool:
-    """Whether some resolution of ``rulebook`` declares a call (the retail kind)."""
-    return any(spec.declares_call for spec in rulebook.resolutions.values())
+def speaks_of_collections(rulebook: Rulebook) -> bool:
+    """Whether ``rulebook`` is of the new kind: some resolution declares a call, or some fact
+    kind is a collection (an order's items). The others keep their words byte for byte."""
+    return any(spec.declares_call for spec in rulebook.resolutions.values()) or any(
+        kind.many for kind in rulebook.facts.kinds.values()
+    )
 
 
 def resolution_lines(
@@ -170,4 +173,7 @@ def policy_body(policy: Policy, rulebook: Rulebook) -> str:
 def _amount(phrases: Phrases, amount: Amount) -> str:
     if amount.expression is not None:
         return phrases.say(amount.expression)
+    if amount.field and not amount.percent:
+        kind, _, field = amount.field.partition(".")
+        return phrases.say(ex.Ref(kind, field))
     return describe_amount(amount)

@@ -3,8 +3,9 @@
 It is the help-centre policy articles (novamart.kb.policies, the same renderer), under a
 short preface that says how resolutions rank and which tool carries each out. Rendered from
 the episode's own rulebook, so a policy variant's handbook states the variant's numbers. A
-rulebook whose resolutions declare calls (arguments, effects, events) is rendered with what
-each call carries and does (novamart.kb.declared_handbook); the others exactly as before.
+rulebook of collections or of resolutions that declare calls (arguments, effects, events) is
+rendered with what each call carries and does, in its facts' own words
+(novamart.kb.declared_handbook); the others exactly as before.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _render(rulebook: Rulebook) -> str:
         "a percentage rounded half up):",
         "",
     ]
-    declared = declared_handbook.declares_calls(rulebook)
+    declared = declared_handbook.speaks_of_collections(rulebook)
     if declared:
         lines += declared_handbook.resolution_lines(rulebook, ranked, TOOL_ARGUMENTS)
     for name, spec in ranked if not declared else ():

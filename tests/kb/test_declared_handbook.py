@@ -107,3 +107,16 @@ def test_the_shipped_handbook_is_unchanged() -> None:
     """Byte for byte what it was before declared rulebooks had their own words (re-render the
     golden file only for a deliberate edit of rules/)."""
     assert handbook(load_rulebook(DEFAULT_RULES_DIR)) == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_a_rulebook_of_collections_without_declared_calls_speaks_the_same_words() -> None:
+    """tests/kernel/fixtures/retail_items: counts, any-quantifiers, percentages of sums and
+    per-item policies, with every number the rules write."""
+    rulebook = load_rulebook(Path(__file__).parents[1] / "kernel" / "fixtures" / "retail_items")
+    text = handbook(rulebook)
+    assert "- the number of items is at least 3" in text
+    assert "- some item: the price paid for it is at least 100" in text
+    assert "5 percent of the total of the price paid for each over the items" in text
+    assert "This applies when all of these hold, decided for each item on its own:" in text
+    for number in _numbers(rulebook):
+        assert number in text, number
