@@ -16,8 +16,11 @@ from pydantic import BaseModel, ConfigDict
 
 from novamart.analyst.cases import build_case, sources
 from novamart.analyst.plan_detail import (
+    Alternative,
+    CallOutcome,
     Change,
     MemberCheck,
+    alternatives,
     changes,
     member_checks,
     required_events,
@@ -75,22 +78,14 @@ def explain_each(
     }
 
 
-class RequestExplanation(BaseModel):
+class RequestExplanation(CallOutcome):
     """One request as the best plan decides it: the call, its outcome, the state and
     events it was decided on, and the traced decision (why or why not its resolution)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     request: int
     """1-based, in the customer's order."""
     step: int
     """1-based, in the plan's order."""
-    resolution: str
-    arguments: dict[str, Any]
-    status: str
-    granted: str | None
-    """The resolution carried out, or declined with (None when refused or undetermined)."""
-    amount: float | None
-    reasons: list[str]
     events: dict[str, Any]
     requires: dict[str, bool]
     """The events the call's resolution requires, and whether each had happened."""
@@ -99,6 +94,8 @@ class RequestExplanation(BaseModel):
     """Each member's verdict under the quantified conditions of the policies concerned."""
     changed: list[Change]
     """What carrying the call out changed (empty when it was not carried out)."""
+    alternatives: list[Alternative]
+    """The request's other calls on the same state (a best plan's requests only)."""
     explanation: CaseExplanation
 
 
@@ -120,7 +117,7 @@ def explain_requests(
     """The plan optimum for ``requests`` explained per request; an ArgumentError (a
     ValueError) when a request fits none of its calls."""
     best = best_plan(rules, facts, requests, before_each)
-    return _explained(rules, best.order, best.plan.outcomes, best.plan.state, "best plan")
+    return _explained(rules, best.order, best.plan.outcomes, best.plan.state, "best plan", requests)
 
 
 def explain_steps(rules: Decider, facts: Facts, steps: list[Step]) -> PlanExplanation:
@@ -158,7 +155,12 @@ def explain_example(rules: Decider, example: Example) -> PlanExplanation:
 
 
 def _explained(
-    rules: Decider, order: list[int], outcomes: list[Outcome], after: Facts, how: str
+    rules: Decider,
+    order: list[int],
+    outcomes: list[Outcome],
+    after: Facts,
+    how: str,
+    requests: list[Request] | None = None,
 ) -> PlanExplanation:
     rulebook = rules.rulebook
     steps = []
@@ -167,20 +169,16 @@ def _explained(
         traced = explain_facts(rules, outcome.facts, call.resolution)
         events = outcome.facts.record(EVENT_KIND)
         steps.append(
-            RequestExplanation(
+            RequestExplanation.of(
+                outcome,
                 request=request + 1,
                 step=step + 1,
-                resolution=call.resolution,
-                arguments=call.arguments,
-                status=outcome.status,
-                granted=outcome.grant.resolution if outcome.grant else None,
-                amount=outcome.grant.amount if outcome.grant else None,
-                reasons=outcome.reasons,
                 events=dict(events or {}),
                 requires=required_events(rulebook, outcome),
                 state=world(outcome.facts, rulebook.facts),
                 members=member_checks(rulebook, outcome),
                 changed=changes(rules, outcome, world),
+                alternatives=alternatives(rules, requests[request], outcome) if requests else [],
                 explanation=traced,
             )
         )

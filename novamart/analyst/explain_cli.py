@@ -196,6 +196,14 @@ def print_plan(plan: PlanExplanation) -> None:
             console.print(f"  {why.summary}", markup=False)
         for change in s.changed:
             console.print(f"  changed: {change}", markup=False)
+        for other in s.alternatives:
+            outcome = other.granted if other.status == "carried out" else other.status
+            amount = f" {other.amount:g}" if other.amount is not None else ""
+            why = f": {'; '.join(other.reasons)}" if other.reasons else ""
+            console.print(
+                f"  instead: {other.resolution} {_json(other.arguments)} -> {outcome}{amount}{why}",
+                markup=False,
+            )
     console.print("\n[bold]After the plan:[/bold]")
     for line in _world(plan.after):
         console.print(f"  {line}", markup=False)

@@ -1,23 +1,26 @@
 """What ``explain`` adds to each call of a plan: the verdict on each member a quantified
 condition speaks of (item I1 may come back, item I3 was sold as final), the events the call
-requires and whether they had happened, and what carrying it out changed in the world.
+requires and whether they had happened, what carrying it out changed in the world, and the
+request's other calls.
 
 A decision says a quantified condition failed and names the members that failed it; an
 analyst asking "why this item and not that one?" needs every member's verdict, passing ones
-too, and "what did this step do?" needs the state before and after it side by side.
+too, "what did this step do?" needs the state before and after it side by side, and "why
+an exchange and not a return?" needs the request's other calls decided on the same state.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
 
-from novamart.kernel import Facts, Rulebook
+from novamart.kernel import Facts, FactSchema, Rulebook
 from novamart.kernel import expressions as ex
 from novamart.kernel.conditions import ExprTest
-from novamart.kernel.declared import EVENT_KIND
-from novamart.kernel.effects import SELECTED
+from novamart.kernel.declared import EVENT_KIND, ArgumentError, Request
+from novamart.kernel.effects import SELECTED, EffectError
 from novamart.kernel.examples import Decider
 from novamart.kernel.requests import Outcome, decide_call
 
@@ -55,6 +58,52 @@ class Change(_Frozen):
 
     def __str__(self) -> str:
         return f"{self.fact} {self.field}: {_shown(self.before)} -> {_shown(self.after)}"
+
+
+class CallOutcome(_Frozen):
+    """What became of one call: carried out, declined (with the declining resolution),
+    refused or undetermined, its amount, and why it was not carried out."""
+
+    resolution: str
+    arguments: dict[str, Any]
+    status: str
+    granted: str | None
+    """The resolution carried out, or declined with (None when refused or undetermined)."""
+    amount: float | None
+    reasons: list[str]
+
+    @classmethod
+    def of(cls, outcome: Outcome, **more: Any) -> Self:
+        return cls(
+            resolution=outcome.call.resolution,
+            arguments=outcome.call.arguments,
+            status=outcome.status,
+            granted=outcome.grant.resolution if outcome.grant else None,
+            amount=outcome.grant.amount if outcome.grant else None,
+            reasons=outcome.reasons,
+            **more,
+        )
+
+
+class Alternative(CallOutcome):
+    """Another call the request could have become, decided on the same state: why the plan
+    did not take it (refused, or worth less)."""
+
+
+def alternatives(rules: Decider, request: Request, outcome: Outcome) -> list[Alternative]:
+    """Every other call of ``request`` (another resolution of its family, another choice),
+    decided on the state ``outcome`` was decided on; a call that does not fit the case is
+    left out."""
+    found = []
+    for call in request.calls(rules.rulebook.declared):
+        if call == outcome.call:
+            continue
+        try:
+            other, _ = decide_call(rules, outcome.facts, call)
+        except (ArgumentError, EffectError):
+            continue
+        found.append(Alternative.of(other))
+    return found
 
 
 def _shown(value: Any) -> str:
@@ -111,10 +160,13 @@ def required_events(rulebook: Rulebook, outcome: Outcome) -> dict[str, bool]:
     return {e: record.get(e) is True for e in (declared.requires if declared else ())}
 
 
-def changes(rules: Decider, outcome: Outcome, world: Any) -> list[Change]:
+World = Callable[[Facts, FactSchema], dict[str, Any]]
+"""Facts projected by kind and member (novamart.analyst.explain.world)."""
+
+
+def changes(rules: Decider, outcome: Outcome, world: World) -> list[Change]:
     """What carrying the call out changed (nothing for a call not carried out): every field
-    of the world and of the events, before and after it. ``world`` projects facts by kind
-    and member (novamart.analyst.explain.world)."""
+    of the world and of the events, before and after it."""
     if outcome.status != "carried out":
         return []
     _, after = decide_call(rules, outcome.facts, outcome.call)
@@ -138,6 +190,6 @@ def changes(rules: Decider, outcome: Outcome, world: Any) -> list[Change]:
     return found
 
 
-def _label(kind: str, fields: dict[str, Any], schema: Any) -> str:
+def _label(kind: str, fields: dict[str, Any], schema: FactSchema) -> str:
     ident = fields.get(schema.kinds[kind].id_field)
     return f"{kind} {ident}" if ident is not None else kind

@@ -105,3 +105,26 @@ def test_an_unknown_or_ambiguous_example_is_refused_with_one_line() -> None:
     assert several.exit_code == 2 and "examples match 'declined'" in several.output
     both = runner.invoke(app, [*ARGS, "--example", THREE, "--task", "easy_refund"])
     assert both.exit_code == 2 and "give no --facts or --task" in both.output
+
+
+def test_a_request_of_a_family_says_what_its_other_calls_would_have_done(tmp_path: Path) -> None:
+    rulebook = load_rulebook(RETAIL)
+    example = next(e for e in rulebook.examples if e.name.startswith("two delivered items"))
+    facts, asked = tmp_path / "facts.json", tmp_path / "requests.json"
+    facts.write_text(json.dumps(example.facts.as_dict()))
+    family = ["return_items", "exchange_items"]
+    card = {"order_id": "#W1", "payment_method_id": "gift_card_1"}
+    asked.write_text(json.dumps({"requests": [{"resolution": family, **card, "item_ids": ["I2"]}]}))
+    args = [*ARGS, "--facts", str(facts), "--requests", str(asked)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (step,) = _steps(result.output)
+    assert "1: request 1 CARRIED OUT, amount 30.0" in step  # the return is worth the most
+    assert "instead: exchange_items" in step and "-> exchange_items -5" in step
+    document = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    (other,) = document["steps"][0]["alternatives"]
+    assert (other["resolution"], other["status"], other["amount"]) == (
+        "exchange_items",
+        "carried out",
+        -5.0,
+    )
