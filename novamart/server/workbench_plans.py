@@ -77,7 +77,7 @@ class StudiedRulebook(BaseModel):
     """Why it does not load (then nothing else is filled in)."""
 
 
-class _Studied:
+class StudiedRulebooks:
     """The rulebook folders of a rules directory, each loaded once, on first use."""
 
     def __init__(self, rules_dir: Path):
@@ -168,7 +168,7 @@ def _as_requests(example: Example) -> dict[str, Any]:
 
 def plans_router(rules_dir: Path) -> APIRouter:
     router = APIRouter(tags=["policy workbench"])
-    studied = _Studied(rules_dir)
+    studied = StudiedRulebooks(rules_dir)
     searching = threading.Lock()
 
     @router.get("/policy/rulebooks", response_model=list[StudiedRulebook])

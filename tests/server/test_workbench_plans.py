@@ -16,6 +16,8 @@ from novamart.kb.handbook import handbook
 from novamart.kernel import load_rulebook
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR
 from novamart.server.launch import RunningServer
+from novamart.server.workbench_plans import StudiedRulebooks
+from tests.rulefiles import copy_rules
 
 RETAIL = DEFAULT_RULES_DIR / "retail"
 EXPLAIN = ["explain", "--rules-dir", str(RETAIL), "--no-tool-check"]
@@ -152,3 +154,19 @@ def test_every_example_comes_back_as_an_editable_case(web_server: RunningServer)
         "cancel_order",
     ]
     assert three["before_each"] == [] and three["facts"]["item"][2]["final_sale"] is True
+
+
+def test_a_rulebook_folder_that_does_not_load_says_why(tmp_path: Path) -> None:
+    """A studied folder is loaded apart: its problems are listed, the others still served."""
+    rules = copy_rules(tmp_path / "rules")
+    broken = rules / "broken"
+    broken.mkdir()
+    (broken / "resolutions.yaml").write_text("resolutions: {refund: {quality: 2}}\n")
+    studied = StudiedRulebooks(rules)
+    assert studied.names() == ["broken", "retail"]
+    view = studied.view("broken")
+    assert view.version is None and view.issues
+    assert any(i.file.endswith("resolutions.yaml") for i in view.issues)
+    assert studied.view("retail").version == load_rulebook(RETAIL).version
+    with pytest.raises(KeyError):
+        studied.kernel("atlantis")
