@@ -87,11 +87,17 @@ def _print_plans(plans: PlanImpact) -> None:
     """The examples' calls and requests, and the cases moved from them, whose plan changed."""
     console.print(
         f"\n[bold]Plans[/bold] over {plans.cases:,} cases (the examples' calls and requests, "
-        f"and each moved one fact at a time): {len(plans.changed):,} changed"
+        f"and each moved one thing at a time: a fact, a collection's size, the members a "
+        f"quantifier speaks of, an event"
+        + (f"; {plans.drawn:,} drawn from the world" if plans.drawn else "")
+        + f"): {len(plans.changed):,} changed"
     )
+    if plans.note:
+        console.print(f"  {plans.note}", markup=False)
     for change in plans.changed:
         moved = f", {change.variant}" if change.variant else ""
-        console.print(f"  {change.file}:{change.line} {change.example}{moved}", markup=False)
+        where = f"{change.file}:{change.line} " if change.file else ""
+        console.print(f"  {where}{change.example}{moved}", markup=False)
         console.print(f"    {change.how}: {change.before}  ->  {change.after}", markup=False)
         for reason in change.reasons:
             console.print(f"      why: {reason}", markup=False)

@@ -3,7 +3,9 @@
 This is the ``explain --json`` contract, shared by the CLI and ``POST /policy/explain``:
 the kernel's traced Explanation plus, for a generated case, which case it is. For the
 customer's requests (``explain --requests``), the best plan explained per request, with the
-state and events each was decided on.
+state and events each was decided on, each member's verdict, the events its call requires
+and what it changed (novamart.analyst.plan_detail); an example's steps (``explain --example``)
+are explained the same way, in the order written.
 """
 
 from __future__ import annotations
@@ -13,12 +15,24 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from novamart.analyst.cases import build_case, sources
+from novamart.analyst.plan_detail import (
+    Alternative,
+    CallOutcome,
+    Change,
+    MemberCheck,
+    alternatives,
+    changes,
+    member_checks,
+    required_events,
+)
 from novamart.kernel import Facts, FactSchema
-from novamart.kernel.declared import EVENT_KIND, Request
+from novamart.kernel.declared import EVENT_KIND, Request, Step
 from novamart.kernel.effects import REQUEST_KIND
 from novamart.kernel.examples import Decider
 from novamart.kernel.items import decide_each
 from novamart.kernel.plans import best_plan
+from novamart.kernel.requests import Outcome, decide_plan
+from novamart.kernel.rulebook import Example
 from novamart.kernel.trace import Explanation, explain
 
 
@@ -64,31 +78,34 @@ def explain_each(
     }
 
 
-class RequestExplanation(BaseModel):
+class RequestExplanation(CallOutcome):
     """One request as the best plan decides it: the call, its outcome, the state and
     events it was decided on, and the traced decision (why or why not its resolution)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     request: int
     """1-based, in the customer's order."""
     step: int
     """1-based, in the plan's order."""
-    resolution: str
-    arguments: dict[str, Any]
-    status: str
-    granted: str | None
-    """The resolution carried out, or declined with (None when refused or undetermined)."""
-    amount: float | None
-    reasons: list[str]
     events: dict[str, Any]
+    requires: dict[str, bool]
+    """The events the call's resolution requires, and whether each had happened."""
     state: dict[str, Any]
+    members: list[MemberCheck]
+    """Each member's verdict under the quantified conditions of the policies concerned."""
+    changed: list[Change]
+    """What carrying the call out changed (empty when it was not carried out)."""
+    alternatives: list[Alternative]
+    """The request's other calls on the same state (a best plan's requests only)."""
     explanation: CaseExplanation
 
 
 class PlanExplanation(BaseModel):
-    """The best plan for the customer's requests, step by step, and the world after it."""
+    """The best plan for the customer's requests (or an example's steps in the order
+    written), step by step, and the world after it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    how: str = "best plan"
+    """'best plan' (requests searched) or 'in order' (steps decided as written)."""
     steps: list[RequestExplanation]
     after: dict[str, Any]
     rules_version: str
@@ -100,30 +117,73 @@ def explain_requests(
     """The plan optimum for ``requests`` explained per request; an ArgumentError (a
     ValueError) when a request fits none of its calls."""
     best = best_plan(rules, facts, requests, before_each)
+    return _explained(rules, best.order, best.plan.outcomes, best.plan.state, "best plan", requests)
+
+
+def explain_steps(rules: Decider, facts: Facts, steps: list[Step]) -> PlanExplanation:
+    """Calls and events decided in the order written, each call explained; a ValueError
+    (an ArgumentError, an EffectError) when a call does not fit the case."""
+    plan = decide_plan(rules, facts, steps)
+    order = list(range(len(plan.outcomes)))
+    return _explained(rules, order, plan.outcomes, plan.state, "in order")
+
+
+def find_example(rules: Decider, name: str) -> Example:
+    """The example called ``name``, or the only one whose name holds it; a ValueError
+    naming the candidates otherwise."""
+    examples = rules.rulebook.examples
+    exact = [e for e in examples if e.name == name]
+    found = exact or [e for e in examples if name.lower() in e.name.lower()]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ValueError(f"no example is called {name!r} ({len(examples)} examples)")
+    names = "; ".join(e.name for e in found[:5])
+    raise ValueError(f"{len(found)} examples match {name!r}: {names}")
+
+
+def explain_example(rules: Decider, example: Example) -> PlanExplanation:
+    """An example of the rulebook explained: its requests' best plan, else its steps (a
+    single ``request:`` is one step); a ValueError for an example that makes no call."""
+    if example.requests:
+        return explain_requests(
+            rules, example.facts, list(example.requests), list(example.before_each)
+        )
+    if not example.steps:
+        raise ValueError(f"example {example.name!r} makes no call: explain it with --facts")
+    return explain_steps(rules, example.facts, list(example.steps))
+
+
+def _explained(
+    rules: Decider,
+    order: list[int],
+    outcomes: list[Outcome],
+    after: Facts,
+    how: str,
+    requests: list[Request] | None = None,
+) -> PlanExplanation:
+    rulebook = rules.rulebook
     steps = []
-    for step, (request, outcome) in enumerate(zip(best.order, best.plan.outcomes, strict=True)):
+    for step, (request, outcome) in enumerate(zip(order, outcomes, strict=True)):
         call = outcome.call
         traced = explain_facts(rules, outcome.facts, call.resolution)
         events = outcome.facts.record(EVENT_KIND)
         steps.append(
-            RequestExplanation(
+            RequestExplanation.of(
+                outcome,
                 request=request + 1,
                 step=step + 1,
-                resolution=call.resolution,
-                arguments=call.arguments,
-                status=outcome.status,
-                granted=outcome.grant.resolution if outcome.grant else None,
-                amount=outcome.grant.amount if outcome.grant else None,
-                reasons=outcome.reasons,
                 events=dict(events or {}),
-                state=world(outcome.facts, rules.rulebook.facts),
+                requires=required_events(rulebook, outcome),
+                state=world(outcome.facts, rulebook.facts),
+                members=member_checks(rulebook, outcome),
+                changed=changes(rules, outcome, world),
+                alternatives=alternatives(rules, requests[request], outcome) if requests else [],
                 explanation=traced,
             )
         )
     return PlanExplanation(
-        steps=steps,
-        after=world(best.plan.state, rules.rulebook.facts),
-        rules_version=rules.rulebook.version,
+        how=how, steps=steps, after=world(after, rulebook.facts), rules_version=rulebook.version
     )
 
 

@@ -4,6 +4,7 @@
     novamart explain --facts case.json [--resolution full_refund] [--json]
     novamart explain --facts order.json --each item      (then each item's own decision)
     novamart explain --facts order.json --requests asked.json    (the best plan, per request)
+    novamart explain --rules-dir rules/retail --example "two delivered items"   (an example's plan)
 
 Each condition is shown with its test as written, the value observed and the tool that
 revealed it, like ``opa eval --explain``; ``--resolution`` answers "why (not) this one".
@@ -32,9 +33,12 @@ from novamart.analyst.explain import (
     PlanExplanation,
     explain_case,
     explain_each,
+    explain_example,
     explain_facts,
     explain_requests,
+    find_example,
 )
+from novamart.analyst.plan_detail import MemberCheck
 from novamart.kernel import Facts, FactSchema, PolicyKernel
 from novamart.kernel.declared import parse_request
 from novamart.kernel.trace import ConditionTrace
@@ -76,12 +80,26 @@ def explain_command(
             "[events]}): explain the best plan for them, request by request.",
         ),
     ] = None,
+    example: Annotated[
+        str | None,
+        typer.Option(
+            "--example",
+            help="Explain the plan of this example of the rules (its name, or a part of it "
+            "only one example's name holds), step by step.",
+        ),
+    ] = None,
     option: RulesDirOption = None,
     tool_check: ToolCheck = True,
 ) -> None:
     """Explain what the policies decide, and why, for a case (--task/--seed) or facts."""
+    if example is not None:
+        if facts is not None or task is not None:
+            fail("--example explains the example's own facts: give no --facts or --task")
+        kernel = kernel_or_exit(rules_dir(None, option), tool_check)
+        _explain_example(kernel, example, as_json)
+        return
     if (facts is None) == (task is None):
-        fail("give either --facts FILE or --task TASK [--seed N]")
+        fail("give either --facts FILE or --task TASK [--seed N], or --example NAME")
     if seed is not None and task is None:
         fail("--seed needs --task")
     kernel = kernel_or_exit(rules_dir(None, option), tool_check)
@@ -132,12 +150,24 @@ def _explain_requests(kernel: PolicyKernel, facts: Facts, source: str, as_json: 
     print_plan(explained)
 
 
+def _explain_example(kernel: PolicyKernel, name: str, as_json: bool) -> None:
+    try:
+        explained = explain_example(kernel, find_example(kernel, name))
+    except ValueError as e:
+        fail(str(e))
+    if as_json:
+        print(json.dumps(explained.model_dump(mode="json"), indent=2))
+        return
+    print_plan(explained)
+
+
 def print_plan(plan: PlanExplanation) -> None:
     """The best plan, step by step: the call, its outcome and why, what it was decided on."""
     order = ", ".join(f"request {s.request}" for s in plan.steps)
     done = sum(s.status == "carried out" for s in plan.steps)
+    title = "Best plan" if plan.how == "best plan" else "Plan in the order written"
     console.print(
-        f"[bold]Best plan:[/bold] {done} of {len(plan.steps)} requests carried out ({order})"
+        f"[bold]{title}:[/bold] {done} of {len(plan.steps)} requests carried out ({order})"
     )
     for s in plan.steps:
         colour = "green" if s.status == "carried out" else "red"
@@ -154,15 +184,41 @@ def print_plan(plan: PlanExplanation) -> None:
             console.print(f"    {line}", markup=False)
         happened = [e for e, v in s.events.items() if v is True]
         console.print(f"  events so far: {', '.join(happened) or 'none'}", markup=False)
+        if s.requires:
+            needed = ", ".join(f"{e} {'yes' if v else 'MISSING'}" for e, v in s.requires.items())
+            console.print(f"  requires: {needed}", markup=False)
+        for m in s.members:
+            console.print(f"  {_member(m)}", markup=False)
         for reason in s.reasons:
             console.print(f"  why: {reason}", markup=False)
         why = s.explanation.why_not
         if why is not None and s.status != "carried out":
             console.print(f"  {why.summary}", markup=False)
+        for change in s.changed:
+            console.print(f"  changed: {change}", markup=False)
+        for other in s.alternatives:
+            outcome = other.granted if other.status == "carried out" else other.status
+            amount = f" {other.amount:g}" if other.amount is not None else ""
+            why = f": {'; '.join(other.reasons)}" if other.reasons else ""
+            console.print(
+                f"  instead: {other.resolution} {_json(other.arguments)} -> {outcome}{amount}{why}",
+                markup=False,
+            )
     console.print("\n[bold]After the plan:[/bold]")
     for line in _world(plan.after):
         console.print(f"  {line}", markup=False)
     console.print(f"rules version {plan.rules_version}", style="dim")
+
+
+def _member(m: MemberCheck) -> str:
+    """``item I3: FAIL return_delivered.items_delivered (all: ...): why``; under ``any`` a
+    member matches or not (one match is enough)."""
+    said = {"pass": "PASS", "fail": "FAIL", "unknown": "UNKNOWN"}
+    if m.quantifier == "any":
+        said = {"pass": "MATCHES", "fail": "no match", "unknown": "UNKNOWN"}
+    why = f": {m.reason}" if m.reason and m.quantifier == "all" else ""
+    test = f"({m.quantifier} {m.kind}: {m.test})"
+    return f"{m.kind} {m.member}: {said[m.status]} {m.policy}.{m.condition} {test}{why}"
 
 
 def _world(state: dict[str, Any]) -> list[str]:

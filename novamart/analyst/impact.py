@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from novamart.analyst.amounts import grant_pays
+from novamart.analyst.drawn_plans import drawn_cases
 from novamart.analyst.plan_impact import PlanImpact, plan_impact
 from novamart.analyst.rule_changes import changed_articles, rule_changes
 from novamart.analyst.scenario_set import DEFAULT_SEEDS, ScenarioCase, scenario_set
@@ -150,9 +152,16 @@ def diff_rules(
     tasks: list[str] | None = None,
     seeds: int = DEFAULT_SEEDS,
     shown: int = DEFAULT_SHOWN,
+    world_dir: Path | None = None,
 ) -> DiffReport:
-    """Decide the scenario set under both rule sets and report what changes."""
+    """Decide the scenario set under both rule sets and report what changes; ``world_dir``:
+    the new rules' folder, whose world (if it holds one) plans are also drawn from."""
     cases = scenario_set([old.rulebook, new.rulebook], tasks, seeds)
+    drawn = (
+        drawn_cases(world_dir, [old.rulebook, new.rulebook], seeds)
+        if world_dir is not None
+        else ([], "")
+    )
     tested = {
         f"{kind}.{field}"
         for rules in (old.rulebook, new.rulebook)
@@ -187,7 +196,7 @@ def diff_rules(
         tasks=_task_impacts(evaluated),
         policies=_policy_impacts(changed, old.rulebook, new.rulebook),
         shown=[_explain(e, old, new) for e in _pick(changed, shown)],
-        plans=plans if (plans := plan_impact(old, new)).cases else None,
+        plans=plans if (plans := plan_impact(old, new, drawn)).cases or plans.note else None,
     )
 
 

@@ -4,23 +4,24 @@ rules, on the example's facts and on cases generated from them, decided under bo
 A rule set of declared resolutions (the retail world) is measured on plans, not single
 decisions: which calls are carried out, in which order, with what amounts. Each example's
 ``steps:`` are decided in the order written and its ``requests:`` searched for the best plan;
-the generated cases move one fact at a time: every declared status of a single fact (an
-order pending, delivered, cancelled...) and every amount of money one cent either side and
-at zero (a gift card that just covers a difference, or not).
+the generated cases (novamart.analyst.plan_cases) move one thing at a time: a single fact's
+status, flag or amount, a collection's size (1 to 5 members), the members a quantifier
+speaks of (all, none, exactly n), and the events (absent, out of order).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from collections.abc import Sequence
 
-from novamart.kernel import CompiledRulebook, Facts, Rulebook
-from novamart.kernel.declared import ArgumentError
+from pydantic import BaseModel, ConfigDict
+
+from novamart.analyst.drawn_plans import DrawnCase
+from novamart.analyst.plan_cases import plan_cases
+from novamart.kernel import CompiledRulebook, Facts
+from novamart.kernel.declared import ArgumentError, Request, Step
 from novamart.kernel.effects import EffectError
 from novamart.kernel.plans import best_plan
 from novamart.kernel.requests import decide_plan
-from novamart.kernel.rulebook import Example
-
-CENT = 0.01
 
 
 class PlanChange(BaseModel):
@@ -44,10 +45,19 @@ class PlanImpact(BaseModel):
     model_config = ConfigDict(frozen=True)
     cases: int
     changed: list[PlanChange]
+    drawn: int = 0
+    """Of the cases, those drawn from the rules folder's world (novamart.analyst.drawn_plans)."""
+    note: str = ""
+    """Why no plans could be drawn from a world the folder holds ('' otherwise)."""
 
 
-def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
-    """Every plan case decided under both rule sets, and the ones that differ."""
+def plan_impact(
+    old: CompiledRulebook,
+    new: CompiledRulebook,
+    drawn: tuple[list[DrawnCase], str] = ([], ""),
+) -> PlanImpact:
+    """Every plan case decided under both rule sets, and the ones that differ; ``drawn``:
+    the cases drawn from the new rules' world, and why none could be."""
     examples = {e.name: e for e in old.rulebook.examples if e.steps or e.requests}
     examples |= {
         e.name: e
@@ -56,63 +66,60 @@ def plan_impact(old: CompiledRulebook, new: CompiledRulebook) -> PlanImpact:
     }
     cases, changed = 0, []
     for example in examples.values():
-        for variant, facts in [(None, example.facts), *variants(example.facts, new.rulebook)]:
+        for case in plan_cases(example, [old.rulebook, new.rulebook]):
             cases += 1
-            before, _ = _decided(old, example, facts)
-            after, reasons = _decided(new, example, facts)
+            requests = example.requests
+            before, _ = _decided(old, case.facts, case.steps, requests, case.before_each)
+            after, reasons = _decided(new, case.facts, case.steps, requests, case.before_each)
             if before != after:
                 changed.append(
                     PlanChange(
                         example=example.name,
                         file=example.file,
                         line=example.line,
-                        variant=variant,
-                        how="best plan" if example.requests else "in order",
+                        variant=case.variant,
+                        how="best plan" if requests else "in order",
                         before=before,
                         after=after,
                         reasons=reasons,
                     )
                 )
-    return PlanImpact(cases=cases, changed=changed)
+    drawn_cases, note = drawn
+    for case in drawn_cases:
+        before, _ = _decided(old, case.facts, case.steps)
+        after, reasons = _decided(new, case.facts, case.steps)
+        if before != after:
+            changed.append(
+                PlanChange(
+                    example=case.label,
+                    file="",
+                    line=None,
+                    variant=case.variant,
+                    how="in order",
+                    before=before,
+                    after=after,
+                    reasons=reasons,
+                )
+            )
+    total = cases + len(drawn_cases)
+    return PlanImpact(cases=total, changed=changed, drawn=len(drawn_cases), note=note)
 
 
-def variants(facts: Facts, rulebook: Rulebook) -> list[tuple[str, Facts]]:
-    """``facts`` moved one single fact's field at a time: each other declared value of a
-    choice field, and each amount of money one cent either side and at zero."""
-    moved = []
-    for kind, record in facts.present().items():
-        spec = rulebook.facts.kinds.get(kind)
-        if spec is None or spec.many:
-            continue
-        for name, field in spec.fields.items():
-            value = record.get(name)
-            if value is None:
-                continue
-            if field.values is not None:
-                options = [v for v in field.values if v != value]
-            elif field.type == "money":
-                options = [round(value - CENT, 2), round(value + CENT, 2), 0.0]
-                options = [v for v in dict.fromkeys(options) if v >= 0 and v != value]
-            else:
-                continue
-            for option in options:
-                try:
-                    changed = rulebook.facts.check(facts.with_kind(kind, {**record, name: option}))
-                except ValidationError:
-                    continue  # a value the field's range refuses
-                moved.append((f"{kind}.{name} = {option}", changed))
-    return moved
-
-
-def _decided(rules: CompiledRulebook, example: Example, facts: Facts) -> tuple[str, list[str]]:
+def _decided(
+    rules: CompiledRulebook,
+    facts: Facts,
+    steps: Sequence[Step],
+    requests: Sequence[Request] = (),
+    before_each: Sequence[str] = (),
+) -> tuple[str, list[str]]:
     """The plan as one line (each call's outcome and amount, the best plan's order), and why
-    the calls not carried out were not."""
+    the calls not carried out were not: the requests' best plan, else the steps in order."""
     try:
-        if example.requests:
-            best = best_plan(rules, facts, example.requests, example.before_each)
+        if requests:
+            best = best_plan(rules, facts, requests, before_each)
             outcomes, order = best.per_request(), [i + 1 for i in best.order]
         else:
-            plan = decide_plan(rules, facts, example.steps)
+            plan = decide_plan(rules, facts, steps)
             outcomes, order = plan.outcomes, []
     except (ArgumentError, EffectError, ValueError) as e:
         return f"cannot be decided: {e}", []

@@ -169,7 +169,7 @@ def rules_diff(
         )
     before = compiled_or_exit(old, tool_check=tool_check)
     after = compiled_or_exit(new, tool_check=tool_check)
-    report = diff_rules(before, after, chosen, seeds, show)
+    report = diff_rules(before, after, chosen, seeds, show, world_dir=new)
     if as_json:
         print(json.dumps(report.model_dump(), indent=2))
     else:

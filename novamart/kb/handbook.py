@@ -2,11 +2,15 @@
 
 It is the help-centre policy articles (novamart.kb.policies, the same renderer), under a
 short preface that says how resolutions rank and which tool carries each out. Rendered from
-the episode's own rulebook, so a policy variant's handbook states the variant's numbers.
+the episode's own rulebook, so a policy variant's handbook states the variant's numbers. A
+rulebook of collections or of resolutions that declare calls (arguments, effects, events) is
+rendered with what each call carries and does, in its facts' own words
+(novamart.kb.declared_handbook); the others exactly as before.
 """
 
 from __future__ import annotations
 
+from novamart.kb import declared_handbook
 from novamart.kb.policies import render_policy
 from novamart.kernel import Rulebook
 
@@ -42,11 +46,15 @@ def _render(rulebook: Rulebook) -> str:
         "a percentage rounded half up):",
         "",
     ]
-    for name, spec in ranked:
+    declared = declared_handbook.speaks_of_collections(rulebook)
+    if declared:
+        lines += declared_handbook.resolution_lines(rulebook, ranked, TOOL_ARGUMENTS)
+    for name, spec in ranked if not declared else ():
         arguments = TOOL_ARGUMENTS.get(spec.tool, "order_id")
         lines.append(f"- {name.replace('_', ' ')} ({spec.tool}({arguments})): {spec.description}")
     lines.append("")
     for policy in rulebook.policies.values():
         article = render_policy(policy, rulebook, [])
-        lines += [f"## {article.title}", "", article.body.rstrip(), ""]
+        body = declared_handbook.policy_body(policy, rulebook) if declared else article.body
+        lines += [f"## {article.title}", "", body.rstrip(), ""]
     return "\n".join(lines)

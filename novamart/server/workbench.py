@@ -13,7 +13,9 @@ Nothing here changes what the server serves: a pasted rule file is checked and c
 scratch copy of the rules directory, then thrown away. One diff runs at a time (it is
 seconds of CPU); a second one meanwhile is told to retry. Bodies are held to
 MAX_MESSAGE_BYTES by the server's PayloadGuard, like OpenEnv's own routes. Every route is
-registered by ``install_workbench`` so the server wires it in one line.
+registered by ``install_workbench`` so the server wires it in one line, with the plans of
+the rulebooks of declared resolutions studied beside the serving rules
+(novamart.server.workbench_plans).
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from novamart.analyst.amounts import pays
 from novamart.analyst.cases import policy_tasks
@@ -36,17 +38,16 @@ from novamart.analyst.explain import CaseExplanation, explain_case, explain_fact
 from novamart.analyst.impact import DiffReport, diff_rules
 from novamart.kb.policies import describe_amount
 from novamart.kernel import CompiledRulebook, PolicyKernel, RulebookError
-from novamart.server.admin import Issue, issue_out
+from novamart.server.admin import issue_out
+from novamart.server.workbench_errors import Request as _Request
+from novamart.server.workbench_errors import WorkbenchError
+from novamart.server.workbench_errors import error as _error
+from novamart.server.workbench_plans import plans_router
 
 PAGE = Path(__file__).with_name("workbench.html")
 FILE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}\.yaml$")
 MAX_FILE_CHARS = 65_536
 WEB_SEEDS = 100
-ErrorCode = Literal["INVALID_REQUEST", "INVALID_FACTS", "UNKNOWN_CASE", "RULEBOOK_INVALID", "BUSY"]
-
-
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class ExplainRequest(_Request):
@@ -65,12 +66,6 @@ class DiffRequest(_Request):
     ]
     seeds: int = Field(default=WEB_SEEDS, ge=1, le=300)
     tasks: list[str] | None = None
-
-
-class WorkbenchError(BaseModel):
-    code: ErrorCode
-    message: str
-    issues: list[Issue] = []
 
 
 class ConditionView(BaseModel):
@@ -109,11 +104,6 @@ class RulesView(BaseModel):
     files: dict[str, str]
     reload_enabled: bool
     """Whether this server's POST /admin/rules/reload is on (it was started with ADMIN_TOKEN)."""
-
-
-def _error(status: int, code: ErrorCode, message: str, issues: list[Issue] | None = None):
-    body = WorkbenchError(code=code, message=message, issues=issues or [])
-    return JSONResponse(status_code=status, content=body.model_dump())
 
 
 def _rules_view(kernel: PolicyKernel, reload_enabled: bool) -> RulesView:
@@ -238,3 +228,4 @@ def install_workbench(app: FastAPI, kernel: PolicyKernel, reload_enabled: bool =
     ``reload_enabled`` says whether the admin reload route is on, for the page's "deploy
     this change" section."""
     app.include_router(workbench_router(kernel, reload_enabled))
+    app.include_router(plans_router(kernel.rules_dir))
