@@ -17,7 +17,14 @@ the fact and of a sentence of the reply and compared:
 - **a universal weakened**: a stretch that states the fact with a limiting frequency word
   the fact does not have ("refunds sometimes go back to your original payment method");
 - **who pays**: the fact calls something prepaid or free and the reply has the customer
-  paying for it ("you pay for the return label", "the label is charged to you").
+  paying for it ("you pay for the return label", "the label is charged to you");
+- **an alternative affirmed**: the fact offers something "instead" once an event has
+  happened; "instead" denies the option before it under the same condition, so a reply
+  saying that option is possible there ("once it's on its way, cancelling is possible; you'd
+  start a return instead") turns the fact round;
+- **aspect**: "still" with a perfect says what has *not* happened yet ("if it still hasn't
+  turned up"); "still has turned up" drops that negation (an English perfect takes "still"
+  only negated, "already" when it is not).
 
 Words are compared by lemma and, for order, by their first five letters ("checkout" and
 "check out"), so a paraphrase that keeps the relation keeps the verdict.
@@ -238,4 +245,58 @@ def payer_turned(fact: Fact, read: tuple[Unit, ...]) -> str | None:
                 continue  # "you won't pay for the label"
             if paid & set(unit.stems[max(0, k - 6) : k + 7]):
                 return " ".join(unit.words[max(0, k - 2) : k + 6])
+    return None
+
+
+INSTEAD = "instead"
+EVENT = frozenset(("once", "after", "when", "if"))
+"""What opens the condition an "instead" answers ("once it has shipped, ... instead")."""
+POSSIBILITY = frozenset(("can", "possible", "able", "allowed", "permitted", "available", "ok"))
+
+
+def alternative_affirmed(fact: Fact, read: tuple[Unit, ...]) -> str | None:
+    """A reply sentence that, under the condition an "instead" of the fact answers, says the
+    option "instead" replaces is possible: a possibility word after the condition's opening
+    word, before the clause holding "instead", with no negator in its clause."""
+    if fact.unit is None or INSTEAD not in fact.words:
+        return None
+    for unit in read:
+        words = unit.words
+        if INSTEAD not in words:
+            continue
+        at = words.index(INSTEAD)
+        opens = [i for i in range(at) if words[i] in EVENT]
+        if not opens:
+            continue
+        for p in range(opens[-1] + 1, at):
+            clause = unit.clause[p]
+            if words[p] not in POSSIBILITY or clause == unit.clause[at]:
+                continue
+            if not any(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause):
+                return " ".join(words[opens[-1] : at + 1])
+    return None
+
+
+STILL = "still"
+PERFECT = frozenset(("has", "have", "had"))
+
+
+def _participle(word: str) -> bool:
+    return word.endswith(("ed", "en")) or word in PARTICIPLES
+
+
+PARTICIPLES = frozenset(("come", "gone", "shown", "turned", "got", "gotten", "sent", "run"))
+
+
+def aspect_dropped(read: tuple[Unit, ...]) -> str | None:
+    """A "still" before a perfect that is not negated ("if it still has turned up"): the
+    negation of "still hasn't arrived" dropped."""
+    for unit in read:
+        words = unit.words
+        for i, word in enumerate(words[:-2]):
+            if word != STILL or words[i + 1] not in PERFECT or not _participle(words[i + 2]):
+                continue
+            clause = unit.clause[i]
+            if not any(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause):
+                return " ".join(words[max(0, i - 2) : i + 4])
     return None

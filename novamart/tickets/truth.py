@@ -56,7 +56,16 @@ from functools import lru_cache
 from novamart.kb.text import STOPWORDS
 from novamart.language.text import lemma
 from novamart.tickets import propositions
-from novamart.tickets.answer import DETERMINERS, NEGATORS, Fact, Unit, conveyed, facts, units
+from novamart.tickets.answer import (
+    CONDITIONS,
+    DETERMINERS,
+    NEGATORS,
+    Fact,
+    Unit,
+    conveyed,
+    facts,
+    units,
+)
 
 STATED = 0.6
 """Share of a fact's words (numbers aside) from which a stretch states it."""
@@ -87,6 +96,9 @@ OPPOSITES = {
 }
 """Words whose opposite (in a clause that states the fact without them) reverses it: time
 order, inclusion, cost, sameness; the negators are counted apart."""
+CONDITIONAL = CONDITIONS | frozenset(("where", "whenever"))
+"""Words opening a condition ("where no other policy covers a case" for the article's
+"when")."""
 RELATIONAL = frozenset(("before", "until"))
 """Opposites that relate two events: "Y after X" says what "X before Y" says, so they reverse
 the fact only where the fact's word stood (followed by the same words)."""
@@ -229,19 +241,62 @@ class _Reading:
     weak: bool = False
 
 
+def _expected(fact: Fact, unit: Unit, region: range) -> frozenset[int]:
+    """The counts of negations the region may hold: the fact's; where the fact negates only
+    inside its condition ("if it still won't sync, unpair ...") and the region says no
+    condition, with or without that negation ("still no sync? unpair the watch" states the
+    instruction and leaves the condition to a question of its own)."""
+    if fact.unit is None:
+        return frozenset((fact.negations,))
+    counted = _negations(fact.unit)
+    every = sum(counted)
+    if any(unit.words[i] in CONDITIONAL for i in region):
+        return frozenset((every,))
+    words = fact.unit.words
+    bare = sum(c and not CONDITIONAL.intersection(words[:i]) for i, c in enumerate(counted))
+    return frozenset((every, bare))
+
+
+def _clauses(unit: Unit, span: range) -> int:
+    return len({unit.clause[i] for i in span})
+
+
+def _spanned(fact: Fact, unit: Unit, region: range) -> range:
+    """The region widened clause by clause to as many clauses as the fact has, when the fact
+    goes on past the last of its words the region holds: "our safety team handles every
+    case directly and will never be in touch with you" says the fact's second clause ("and
+    will contact you") in words of its own, and its negation stands there."""
+    if fact.unit is None or not len(region):
+        return region
+    wanted = _plain(fact)
+    held = {unit.stems[i] for i in region} & wanted
+    order = [i for i, s in enumerate(fact.unit.stems) if s in wanted]
+    last_held = max((i for i in order if fact.unit.stems[i] in held), default=None)
+    if last_held is None or not any(i > last_held for i in order):
+        return region
+    missing = _clauses(fact.unit, range(last_held, len(fact.unit.words))) - 1
+    end = region.stop
+    while missing > 0 and end < len(unit.words):
+        clause = unit.clause[end]
+        while end < len(unit.words) and unit.clause[end] == clause:
+            end += 1
+        missing -= 1
+    return range(region.start, end)
+
+
 def _reading(fact: Fact, unit: Unit) -> _Reading | None:
     wanted = _plain(fact)
     found = _stretch(unit, wanted, fact.length) if len(wanted) >= MIN_WORDS else None
     if found is None or found[2] < STATED:
         return None
     share = found[2]
-    region = _region(unit, found[0], found[1])
+    region = _spanned(fact, unit, _region(unit, found[0], found[1]))
     said = " ".join(unit.words[i] for i in region)
     counted = _negations(unit)
     negations = sum(counted[i] and not _absorbed(fact, unit, i) for i in region)
-    expected = sum(_negations(fact.unit)) if fact.unit else fact.negations
-    if negations % 2 != expected % 2:
-        if negations > expected:
+    expected = _expected(fact, unit, region)
+    if negations % 2 not in {n % 2 for n in expected}:
+        if negations > max(expected):
             return _Reading(share, said, Contradiction(fact.text, "negated", said))
         if not any(counted):  # no negation anywhere in the sentence
             return _Reading(share, said, Contradiction(fact.text, "reversed", said), weak=True)
@@ -286,7 +341,7 @@ OPPOSED: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("must required mandatory obliged", "optional voluntary"),
         ("over above more exceeding", "under below less"),
         ("free", "paid charged"),
-        ("future upcoming", "past previous earlier"),
+        ("future upcoming", "past previous earlier already existing"),
         ("include included", "exclude excluded"),
         ("same", "different another"),
         ("intact sealed unopened", "broken cut removed opened"),
@@ -428,18 +483,24 @@ def _widened(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
             continue
         said, stems = set(unit.words), set(unit.stems)
         for word in (w for w in fact.unit.words if w in said and lemma(w) in stems):
-            turned = next((w for w in said if _opposite(word, w)), None)
-            if turned is not None:
-                return Contradiction(fact.text, "reversed", f"{turned} ... {word}")
+            for j, turned in enumerate(unit.words):
+                # "future orders only, not the ones already made" keeps the restriction
+                negated = any(unit.negates[max(0, j - NEGATED_BEFORE) : j])
+                if _opposite(word, turned) and not negated:
+                    return Contradiction(fact.text, "reversed", f"{turned} ... {word}")
     return None
 
 
 def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     """The fact's order or a negated predication turned round (novamart.tickets.propositions)."""
+    wanted = _plain(fact)
+    about = tuple(u for u in read if wanted and len(wanted & set(u.stems)) / len(wanted) >= ABOUT)
     said = (
         propositions.reversed_order(fact, read)
         or propositions.dropped_negation(fact, read)
         or propositions.payer_turned(fact, read)
+        or propositions.alternative_affirmed(fact, read)
+        or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)
 

@@ -114,9 +114,12 @@ def negate(sentence: str, rng: random.Random) -> str | None:
 
 
 _IDIOM = re.compile(
-    r"\b(?:don['’]t|do not|not to|no need to) worry\b|\bno (?:problem|worries)\b", re.I
+    r"\b(?:don['’]t|do not|not to|no need to) worry\b|\bno (?:problem|worries)\b"
+    r"|\bonce more\b",
+    re.I,
 )
-"""Negations that negate nothing of the fact: reversing them falsifies nothing."""
+"""Negations that negate nothing of the fact, and "once more" ("again", which "once less"
+does not turn round): reversing them falsifies nothing."""
 
 
 def reverse(sentence: str, rng: random.Random) -> str | None:
