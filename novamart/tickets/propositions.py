@@ -22,6 +22,9 @@ the fact and of a sentence of the reply and compared:
   happened; "instead" denies the option before it under the same condition, so a reply
   saying that option is possible there ("once it's on its way, cancelling is possible; you'd
   start a return instead") turns the fact round;
+- **roles**: who does what for whom, the store ("we", "our team") and the customer ("you")
+  on the two sides of a word of the fact; "you will contact our team" for "our team will
+  contact you" swaps them (a passive, "you will be contacted by our team", keeps them);
 - **aspect**: "still" with a perfect says what has *not* happened yet ("if it still hasn't
   turned up"); "still has turned up" drops that negation (an English perfect takes "still"
   only negated, "already" when it is not).
@@ -299,4 +302,86 @@ def aspect_dropped(read: tuple[Unit, ...]) -> str | None:
             clause = unit.clause[i]
             if not any(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause):
                 return " ".join(words[max(0, i - 2) : i + 4])
+    return None
+
+
+PERSONS = {"we": "store", "us": "store", "you": "customer", "our": "store", "your": "customer"}
+"""Who a pronoun stands for in a reply from the store (a possessive only opening a clause:
+"our safety team will ..."; "the charge on your card" names no one who acts)."""
+POSSESSIVES = frozenset(("our", "your"))
+SOURCES = frozenset(("by", "from"))
+"""Words before a pronoun that make it the doer ("contacted by us", "an email from us")."""
+
+
+def _roles(unit: Unit) -> tuple[str, str] | None:
+    """(who acts, for whom) in the sentence: the first two different persons named, the
+    first acting unless the second comes after "by" or "from" (a passive, "contacted by our
+    team", or a converse, "you'll get an email from us")."""
+    named: list[tuple[str, bool]] = []
+    for i, word in enumerate(unit.words):
+        opens = i == 0 or unit.clause[i - 1] != unit.clause[i]
+        if word not in PERSONS or (word in POSSESSIVES and not opens):
+            continue
+        person = PERSONS[word]
+        if not named or named[-1][0] != person:
+            named.append((person, i > 0 and unit.words[i - 1] in SOURCES))
+        if len(named) == 2:
+            break
+    if len(named) < 2:
+        return None
+    (first, _), (second, doer) = named
+    return (second, first) if doer else (first, second)
+
+
+ADVERBS = frozenset(("also", "then", "just", "only", "now", "first", "still", "usually"))
+PASSIVES = frozenset(("be", "been", "being", "is", "are", "was", "were", "get", "gets"))
+LEADS = frozenset(("if", "when", "once", "and", "then", "so", "that", "because", "as", "until",
+                   "before", "after", "where", "also", "now"))  # fmt: skip
+"""Words after which a pronoun is a subject ("once we save it", "then you pair it")."""
+NOUNS_BEFORE = 3
+"""Words a possessive subject may run to before its auxiliary ("our safety team will")."""
+
+
+def _agents(unit: Unit) -> set[tuple[str, str]]:
+    """(who, the verb they do) for each person standing as a subject: "we send" (store,
+    send), "you'll send" (customer, send), "our fraud team will review" (store, review); a
+    passive ("you will be sent a code") names no doer."""
+    words, out = unit.words, set()
+    for i, word in enumerate(words):
+        opens = i == 0 or unit.clause[i - 1] != unit.clause[i]
+        if word not in PERSONS or word == "us" or not (opens or words[i - 1] in LEADS):
+            continue  # "send you an email": an object
+        j = i + 1
+        skipped = []
+        if word in POSSESSIVES:  # the verb after the noun's auxiliary
+            j = next((k + 1 for k in range(i + 1, min(len(words), i + 2 + NOUNS_BEFORE))
+                      if words[k] in AUXILIARIES | MODALS), len(words))  # fmt: skip
+            skipped.append(words[j - 1])  # "your data is deleted": a passive
+        while j < len(words) and (words[j] in SKIPPED or words[j] in ADVERBS):
+            skipped.append(words[j])
+            j += 1
+        if j < len(words) and words[j] not in PERSONS and not PASSIVES & set(skipped):
+            out.add((PERSONS[word], lemma(words[j])))
+    return out
+
+
+OTHER = {"store": "customer", "customer": "store"}
+
+
+def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
+    """The store and the customer on the other sides than the fact has them, in a sentence
+    about the fact, and no sentence about it with them on the fact's sides; or, where the
+    fact names one of them, the other doing the fact's verb ("you'll send a code" for "we
+    send a code"), and no sentence about it with the fact's doer doing it."""
+    if fact.unit is None:
+        return None
+    theirs = _roles(fact.unit)
+    said = [r for u in about if (r := _roles(u))]
+    if theirs is not None and theirs not in said and theirs[::-1] in said:
+        return f"{theirs[1]} acting for {theirs[0]}"
+    doers = _agents(fact.unit)
+    done = {a for u in about for a in _agents(u)}
+    for who, verb in done - doers:
+        if (OTHER[who], verb) in doers:
+            return f"{who} doing {verb} (the {OTHER[who]} does)"
     return None

@@ -79,6 +79,9 @@ MIN_CLAUSE = 3
 problem: ..."). """
 IMPLICIT = frozenset(("until",))
 FRAMES = frozenset(("true", "case", "correct", "right", "so", "say", "said", "claim", "think"))
+DENIALS = frozenset(("wrong", "false", "untrue", "incorrect", "myth", "mistaken"))
+"""Words that deny what follows without a negator: "it's wrong to say that ...", "it is
+false that ..."."""
 OPPOSITES = {
     "before": ("after",),
     "until": ("after",),
@@ -93,13 +96,15 @@ OPPOSITES = {
     "old": ("new",),
     "open": ("closed",),
     "intact": ("broken", "cut", "removed"),
+    "once": ("before",),
+    "within": ("after",),
 }
 """Words whose opposite (in a clause that states the fact without them) reverses it: time
 order, inclusion, cost, sameness; the negators are counted apart."""
 CONDITIONAL = CONDITIONS | frozenset(("where", "whenever"))
 """Words opening a condition ("where no other policy covers a case" for the article's
 "when")."""
-RELATIONAL = frozenset(("before", "until"))
+RELATIONAL = frozenset(("before", "until", "once", "within"))
 """Opposites that relate two events: "Y after X" says what "X before Y" says, so they reverse
 the fact only where the fact's word stood (followed by the same words)."""
 
@@ -142,8 +147,13 @@ def _region(unit: Unit, first: int, last: int) -> range:
         start -= 1
     while end + 1 < len(unit.words) and unit.clause[end + 1] == unit.clause[last]:
         end += 1
-    frame = next((i for i in range(start) if unit.negates[i] and _frames(unit, i, start)), None)
+    frame = next((i for i in range(start) if _denying(unit, i) and _frames(unit, i, start)), None)
     return range(start if frame is None else frame, end + 1)
+
+
+def _denying(unit: Unit, i: int) -> bool:
+    """A negator, or a word of denial standing in a frame ("wrong to say that")."""
+    return unit.negates[i] or (unit.words[i] in DENIALS and _frames(unit, i, len(unit.words)))
 
 
 def _frames(unit: Unit, i: int, start: int) -> bool:
@@ -151,7 +161,8 @@ def _frames(unit: Unit, i: int, start: int) -> bool:
     that", "nobody said that" (not "don't click anything in that message")."""
     words = unit.words
     return any(
-        words[k] == "that" and words[k - 1] in FRAMES for k in range(i + 1, min(start, i + 5))
+        words[k] == "that" and words[k - 1] in FRAMES | DENIALS
+        for k in range(i + 1, min(start, i + 5))
     )
 
 
@@ -173,6 +184,7 @@ def _negations(unit: Unit) -> list[bool]:
         counted = (negates and sizes[clause] >= MIN_CLAUSE and not repeats) or (
             unit.words[i] in IMPLICIT and not timed
         )
+        counted = counted or (unit.words[i] in DENIALS and _frames(unit, i, len(unit.words)))
         if negates:
             negated_clauses.add(clause)
         out.append(counted)
@@ -343,7 +355,7 @@ OPPOSED: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("free", "paid charged"),
         ("future upcoming", "past previous earlier already existing"),
         ("include included", "exclude excluded"),
-        ("same", "different another"),
+        ("same original", "different another"),
         ("intact sealed unopened", "broken cut removed opened"),
         ("always", "never sometimes rarely"),
         ("allowed permitted possible", "forbidden prohibited impossible"),
@@ -357,6 +369,11 @@ OPPOSED: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("new", "old used"),
         ("safe", "unsafe dangerous"),
         ("on", "off"),
+        ("start begin", "stop"),
+        ("hold press", "release"),
+        ("unplug disconnect", "plug connect"),
+        ("away", "close near"),
+        ("white", "red green blue amber orange yellow"),
         ("lost lose missing", "have kept keep found"),
         ("missing", "arrived shown turned delivered"),
     )
@@ -439,15 +456,39 @@ def _denied_frame(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     wanted = _plain(fact)
     for unit in read:
         frame = next(
-            (i for i, n in enumerate(unit.negates) if n and _frames(unit, i, len(unit.words))),
+            (
+                i
+                for i in range(len(unit.words))
+                if _denying(unit, i) and _frames(unit, i, len(unit.words))
+            ),
             None,
         )
         if frame is None or not wanted:
             continue
         rest = set(unit.stems[frame:])
-        if len(wanted & rest) / len(wanted) >= ABOUT:
+        if len(wanted & rest) / len(wanted) >= ABOUT and not _denied_negation(unit, frame):
             return Contradiction(fact.text, "negated", " ".join(unit.words[frame : frame + 8]))
     return None
+
+
+DENIED_SPAN = 12
+"""Words after a denying frame's "that" in which a negation is what the frame denies."""
+
+
+def _denied_negation(unit: Unit, frame: int) -> bool:
+    """Whether what the frame at ``frame`` denies is itself a negation, so the sentence says
+    the fact ("it is not true that you cannot update your email"): an odd count of negators
+    in the clause after the frame's "that"."""
+    that = next(k for k in range(frame + 1, len(unit.words)) if unit.words[k] == "that")
+    if that + 1 >= len(unit.words):
+        return False
+    last = unit.clause[that + 1] + 1  # "members of the silver and gold tiers may not ..."
+    span = range(that + 1, min(len(unit.words), that + 1 + DENIED_SPAN))
+    held = [k for k in span if unit.clause[k] <= last]
+    # a negation inside a condition ("that if it still hasn't turned up, ...") is not denied
+    opened = next((k for k in held if unit.words[k] in CONDITIONAL), len(unit.words))
+    inner = sum(unit.negates[k] for k in held if k < opened)
+    return inner % 2 == 1
 
 
 def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
@@ -500,6 +541,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.dropped_negation(fact, read)
         or propositions.payer_turned(fact, read)
         or propositions.alternative_affirmed(fact, read)
+        or propositions.roles_swapped(about, fact)
         or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)

@@ -147,11 +147,159 @@ def renumber(sentence: str, rng: random.Random) -> str | None:
     return turned if turned != sentence.strip() else None
 
 
+_ANTONYMS = tuple(
+    tuple(row.split(" | "))
+    for row in r"""
+within | after | within
+once | before | once
+start | stop | start
+on(?=\s*(?:[,.;]|and\b|$)) | off | on
+(?:your|the) original(?= payment| charger| card) | a different | original
+lowering | raising | lowering
+accepted | refused | accepted
+hold(?= the\b) | release | hold
+white | red | white
+unplug | plug in | unplug
+away from | close to | away
+enable | disable | enable
+increase | decrease | increase
+""".strip().splitlines()
+)
+"""Words turned into their opposites that ``_TURNED`` does not turn (pattern, opposite, the
+words of it the article's answer must hold for the swap to be false): a time limit passed
+for a window ("after 30 days" for "within 30 days"), the order of events, an instruction
+turned round, a device switched off for on, another payment method, a colour changed."""
+_ROLES = {"we": "you", "us": "you", "our": "your", "you": "us", "your": "our"}
+"""The store's pronouns and the customer's traded ("you" starting a clause becomes "we")."""
+_FIRST, _SECOND = frozenset(("we", "us", "our")), frozenset(("you", "your"))
+
+
+def _answer_words(article: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", default_kb().articles[article].answer.lower()))
+
+
+def antonym(sentence: str, rng: random.Random, article: str) -> str | None:
+    """A word of the article's answer turned into its opposite (the article says it, so
+    saying its opposite is false)."""
+    body = sentence.strip()
+    if _IDIOM.search(body):
+        return None
+    said = _answer_words(article)
+    found = [
+        (a, b)
+        for a, b, held in _ANTONYMS
+        if set(held.split()) & said and re.search(rf"\b(?:{a})\b", body, re.I)
+    ]
+    if not found:
+        return None
+    a, b = rng.choice(found)
+    return re.sub(rf"\b(?:{a})\b", b, body, count=1, flags=re.I)
+
+
+def swap_roles(sentence: str, rng: random.Random, article: str) -> str | None:
+    """Who does what for whom turned round ("we will contact you" -> "you will contact
+    us"), where the article's answer gives the store and the customer roles: every "we",
+    "us", "our" and "you", "your" of the sentence traded, "you" becoming "we" where it
+    starts a clause and "us" elsewhere."""
+    del rng
+    said = _answer_words(article)
+    words = set(re.findall(r"[a-z]+", sentence.lower()))
+    if not (_FIRST & said and _SECOND & said and _FIRST & words and _SECOND & words):
+        return None
+    body = sentence.strip()
+
+    def swapped(match: re.Match[str]) -> str:
+        word = match.group()
+        turned = _ROLES[word.lower()]
+        before = body[: match.start()].rstrip().lower()
+        if word.lower() == "you" and (
+            not before or re.search(r"(?:[,;:]|\b(?:and|then|if|when|once|so))$", before)
+        ):
+            turned = "we"
+        return turned.capitalize() if word[0].isupper() else turned
+
+    return re.sub(r"\b(?:we|us|our|you|your)\b", swapped, body, flags=re.I)
+
+
+_HEDGES = (
+    "It's not really the case that {}",
+    "I wouldn't say that {}",
+    "It isn't quite right that {}",
+    "Honestly, it's not true that {}",
+)
+
+
+def hedge(sentence: str, rng: random.Random) -> str | None:
+    """A hedged denial of the sentence ("it's not really the case that ...")."""
+    return rng.choice(_HEDGES).format(_lower_first(sentence.strip()))
+
+
+def double(sentence: str, rng: random.Random) -> str | None:
+    """The sentence negated and the negation denied: true again ("it is not true that you
+    cannot cancel ...")."""
+    body = sentence.strip()
+    found = _MAIN_AUXILIARY.search(body)
+    if found is None or _NEGATION_WORD.search(body) or ";" in body or _ASIDE.match(body):
+        return None
+    if _SUBORDINATE.search(body[: found.start()]) or re.search(
+        r"[,:]| and ", body[: found.start()]
+    ):
+        return None  # the "not" must negate the main verb for the denial to restore it
+    inner = body[: found.end()] + " not" + body[found.end() :]
+    frame = rng.choice(("It is not true that {}", "It's wrong to say that {}"))
+    return frame.format(_lower_first(inner))
+
+
+_MAIN_AUXILIARY = re.compile(
+    r"\b(?:is|are|can|will|may|must|should)\b"
+    r"(?! (?:sometimes|only|always|usually|also|often)\b)(?= [a-z]+ed\b| be\b| [a-z]+)",
+    re.I,
+)
+_ASIDE = re.compile(r"please\b|just\b|also\b|note\b", re.I)
+"""Openings a denying frame cannot stand before ("it's wrong to say that please note ...")."""
+_SUBORDINATE = re.compile(r"\b(?:if|when|once|unless|until|that|which|who|where|as)\b", re.I)
+_NEGATION_WORD = re.compile(r"\b(?:not|never|no|cannot|\w+n['’]t)\b", re.I)
+
+
+def other_article(sentence: str, rng: random.Random, article: str) -> str | None:
+    """The sentence replaced by the closest fact of another article's answer (most words
+    in common): a confident answer about the wrong thing."""
+    del rng
+    own = set(re.findall(r"[a-z]+", sentence.lower()))
+    best: tuple[int, str] | None = None
+    for other in default_kb().articles.values():
+        if other.id == article or not other.questions:
+            continue
+        for fact in _SENTENCE.findall(other.answer):
+            shared = len(own & set(re.findall(r"[a-z]{4,}", fact.lower())))
+            if best is None or shared > best[0]:
+                best = (shared, fact.strip())
+    return best[1] if best and best[0] >= 2 else None
+
+
 ATTACKS: dict[str, Callable[[str, random.Random], str | None]] = {
     "negated": negate,
     "reversed": reverse,
     "number": renumber,
+    "hedged": hedge,
+    "double": double,
 }
+BY_ARTICLE: dict[str, Callable[[str, random.Random, str], str | None]] = {
+    "antonym": antonym,
+    "roles": swap_roles,
+    "other_article": other_article,
+}
+"""Attacks that read the article's answer to know what its opposite or another's fact is."""
+NEW_CLASSES = ("antonym", "roles", "other_article", "hedged")
+"""Falsifications written after the detector (issue 18's second round)."""
+TRUE_CLASSES = ("double",)
+"""Rewritings that stay true: a denied negation of the fact."""
+LIES = (*CLASSES, *NEW_CLASSES)
+
+
+def lie(case: Case) -> bool:
+    """Whether the case is false by construction (not honest, not a true rewriting)."""
+    return case.kind in LIES
 
 
 @dataclass(frozen=True)
@@ -172,7 +320,10 @@ def falsify(text: str, article: str, kind: str, seed: int) -> str | None:
         sentence = match.group()
         if "{name}" in sentence or max(conveyed(sentence, entry.answer, entry.text)) < 0.75:
             continue
-        turned = ATTACKS[kind](sentence, rng)
+        if kind in BY_ARTICLE:
+            turned = BY_ARTICLE[kind](sentence, rng, article)
+        else:
+            turned = ATTACKS[kind](sentence, rng)
         if turned is not None:
             candidates.append((match.start(), match.end(), turned))
     if not candidates:
@@ -200,7 +351,7 @@ def cases(part: str) -> list[Case]:
         honest += [Case("honest", a.id, framed(a.id, i)) for i, a in enumerate(articles)]
     out = list(honest)
     for i, case in enumerate(honest):
-        for kind in CLASSES:
+        for kind in (*LIES, *TRUE_CLASSES):
             text = falsify(case.text, case.article, kind, i)
             if text is not None:
                 out.append(Case(kind, case.article, text))
@@ -224,22 +375,22 @@ def main(argv: list[str]) -> None:
     for part in argv or ["dev", "held-out"]:
         found = cases(part)
         hits = [(c, flagged(c)) for c in found]
-        true_pos = sum(f and c.kind != "honest" for c, f in hits)
+        true_pos = sum(f and lie(c) for c, f in hits)
         positives = sum(f for _, f in hits)
-        attacks = sum(c.kind != "honest" for c, _ in hits)
+        attacks = sum(lie(c) for c, _ in hits)
         print(
             f"{part}: contradiction detector precision {true_pos / max(1, positives):.3f} "
             f"recall {true_pos / max(1, attacks):.3f} ({attacks} attacks, "
-            f"{len(found) - attacks} honest replies, {positives - true_pos} honest flagged)"
+            f"{len(found) - attacks} true replies, {positives - true_pos} true flagged)"
         )
-        for kind in ("honest", *CLASSES):
+        for kind in ("honest", *TRUE_CLASSES, *LIES):
             scores = [score(c, i) for i, c in enumerate(found) if c.kind == kind]
             print(
                 f"  {kind:9s} {len(scores):4d} replies: mean {mean(scores):.3f}, "
                 f"min {min(scores):.3f}, max {max(scores):.3f}"
             )
         for c, f in hits:
-            if f == (c.kind == "honest") and "-v" in sys.argv:
+            if f != lie(c) and "-v" in sys.argv:
                 why = contradictions(c.text, default_kb().articles[c.article].answer)
                 print("   MISS" if not f else "   FALSE", c.kind, c.article, c.text[:300])
                 print("       ", [w for w in why if w])

@@ -17,6 +17,8 @@ from tests.tickets.falsified import CLASSES, Case, cases, flagged, framed, score
 from tests.tickets.written import first_name, play_reply
 
 PER_CLASS = 50
+SCORED = ("honest", *CLASSES)
+"""The classes this file bars (the later ones: tests/tickets/test_kb_falsified.py)."""
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +42,7 @@ def test_the_honest_replies_they_were_made_from_still_pass(
 
 
 def test_the_detector_is_precise_and_finds_most_falsifications() -> None:
-    found = [(case, flagged(case)) for case in cases("held-out")]
+    found = [(case, flagged(case)) for case in cases("held-out") if case.kind in SCORED]
     true_positives = sum(hit and case.kind != "honest" for case, hit in found)
     precision = true_positives / sum(hit for _, hit in found)
     recall = true_positives / sum(case.kind != "honest" for case, _ in found)
