@@ -368,6 +368,31 @@ def _agents(unit: Unit) -> set[tuple[str, str]]:
 OTHER = {"store": "customer", "customer": "store"}
 
 
+def _owned(unit: Unit) -> set[tuple[str, str]]:
+    """(whose, the thing) for each possessive and the content word after it ("your
+    password": (customer, password); "our security team": (store, security))."""
+    words, out = unit.words, set()
+    for i, word in enumerate(words[:-1]):
+        if word in POSSESSIVES:
+            thing = next((lemma(w) for w in words[i + 1 : i + 3] if w not in STOPWORDS), None)
+            if thing:
+                out.add((PERSONS[word], thing))
+    return out
+
+
+def owner_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
+    """A thing of the fact given to the other owner ("our password", "your security team"
+    for "your password", "our security team"), and nowhere to the fact's owner."""
+    if fact.unit is None:
+        return None
+    theirs = _owned(fact.unit)
+    said = {o for u in about for o in _owned(u)}
+    for who, thing in said - theirs:
+        if (OTHER[who], thing) in theirs and (OTHER[who], thing) not in said:
+            return f"{who}'s {thing} (the {OTHER[who]}'s)"
+    return None
+
+
 def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
     """The store and the customer on the other sides than the fact has them, in a sentence
     about the fact, and no sentence about it with them on the fact's sides; or, where the

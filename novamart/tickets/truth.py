@@ -53,6 +53,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from novamart.kb import default_kb
 from novamart.kb.text import STOPWORDS
 from novamart.language.text import lemma
 from novamart.tickets import propositions
@@ -374,6 +375,7 @@ OPPOSED: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("unplug disconnect", "plug connect"),
         ("away", "close near"),
         ("white", "red green blue amber orange yellow"),
+        ("within", "after"),
         ("lost lose missing", "have kept keep found"),
         ("missing", "arrived shown turned delivered"),
     )
@@ -415,7 +417,9 @@ NEGATED_BEFORE = 3
 """Words before an opposite in which a negator turns it back ("no longer have" for "lost")."""
 
 
-def _turned_word(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+def _turned_word(
+    fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
+) -> Contradiction | None:
     """A word of the fact replaced by its opposite in the same place, in a sentence about the
     fact: "interest-paid instalments" for "interest-free instalments", "non-refundable" for
     "refundable", "after the order ships" for "before the order ships"; the place is the
@@ -435,7 +439,9 @@ def _turned_word(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         for i, word in enumerate(said):
             around = _slots(said, i)
             for j, other in enumerate(words):
-                if word in everywhere or not _opposite(word, other):  # a parallel fact
+                # a parallel fact: the fact's word said elsewhere, or the opposite one
+                # another fact says ("within 3 to 5 days" beside "if ... after 5 days")
+                if word in everywhere or other in answer or not _opposite(word, other):
                     continue
                 if any(unit.negates[max(0, j - NEGATED_BEFORE) : j]):
                     continue  # a negated opposite says what the fact says
@@ -491,7 +497,9 @@ def _denied_negation(unit: Unit, frame: int) -> bool:
     return inner % 2 == 1
 
 
-def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+def _judged(
+    fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
+) -> Contradiction | None:
     readings = [r for u in read if (r := _reading(fact, u))]
     truly = max((r.share for r in readings if r.contradiction is None), default=0.0)
     for r in readings:
@@ -502,7 +510,7 @@ def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
             return r.contradiction
     return (
         _changed_number(fact, read)
-        or _turned_word(fact, read)
+        or _turned_word(fact, read, answer)
         or _denied_frame(fact, read)
         or _proposition(fact, read)
         or _widened(fact, read)
@@ -542,6 +550,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.payer_turned(fact, read)
         or propositions.alternative_affirmed(fact, read)
         or propositions.roles_swapped(about, fact)
+        or propositions.owner_swapped(about, fact)
         or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)
@@ -553,8 +562,16 @@ def contradictions(reply: str, reference: str) -> tuple[Contradiction | None, ..
     read = units(reply)
     found = facts(reference)
     return tuple(
-        _judged(fact, read) or _swapped(fact, found, read) or _rebound(fact, read) for fact in found
+        _judged(fact, read, _others(fact, found))
+        or _swapped(fact, found, read)
+        or _rebound(fact, read)
+        for fact in found
     )
+
+
+def _others(fact: Fact, found: tuple[Fact, ...]) -> frozenset[str]:
+    """The words the answer's other facts say (where a reply may be telling one of them)."""
+    return frozenset(w for other in found if other is not fact for w in other.words)
 
 
 def _groups(unit: Unit) -> list[tuple[frozenset[float], str | None, frozenset[str]]]:
@@ -637,3 +654,44 @@ def truly_conveyed(
     wrong = contradictions(reply, reference)
     found = conveyed(reply, reference, source)
     return [0.0 if w else f for f, w in zip(found, wrong, strict=True)], [w for w in wrong if w]
+
+
+FOREIGN = 0.9
+"""How fully a sentence conveys another article's fact to be stating it."""
+OWN = 0.5
+"""How far it may convey a fact of the article asked about and still be about another."""
+SUPPORTED = 0.75
+"""How fully the asked article's own text conveys the foreign fact for it to say it too."""
+
+
+@lru_cache(maxsize=4096)
+def _held(text: str, reference: str, source: str) -> tuple[float, ...]:
+    return tuple(conveyed(text, reference, source))
+
+
+@lru_cache(maxsize=2048)
+def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
+    """Facts of *other* articles' answers that a sentence of the reply states, where that
+    sentence says none of the asked article's facts and the asked article's text does not
+    hold the fact: an answer about the wrong thing ("change your email in Account > Profile"
+    to someone asking how to close their account)."""
+    kb = default_kb()
+    asked = kb.articles[article_id]
+    out: list[str] = []
+    for unit in units(reply):
+        sentence = " ".join(unit.words)
+        stems = set(unit.stems)
+        if max(conveyed(sentence, asked.answer, asked.text), default=0.0) >= OWN:
+            continue
+        for other in kb.articles.values():
+            if other.id == article_id or not other.questions:
+                continue
+            found = conveyed(sentence, other.answer, other.text)
+            held = _held(asked.text, other.answer, other.text)
+            for fact, got, also in zip(facts(other.answer), found, held, strict=True):
+                plain = _plain(fact)
+                if got < FOREIGN or not plain or len(plain & stems) / len(plain) < STATED:
+                    continue
+                if also < SUPPORTED:
+                    out.append(f"{fact.text} ({other.id})")
+    return tuple(dict.fromkeys(out))

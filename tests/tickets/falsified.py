@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from statistics import mean
 
 from novamart.kb import default_kb
+from novamart.kb.text import STOPWORDS
 from novamart.tickets.answer import conveyed
 from novamart.tickets.kb_response import ticket_for
-from novamart.tickets.truth import contradictions
+from novamart.tickets.truth import contradictions, foreign_facts
 from tests.tickets.written import _part, first_name, kb_replies, play_reply
 
 CLASSES = ("negated", "reversed", "number")
@@ -178,6 +179,16 @@ def _answer_words(article: str) -> set[str]:
     return set(re.findall(r"[a-z]+", default_kb().articles[article].answer.lower()))
 
 
+def _in_place(body: str, pattern: str, said: set[str]) -> bool:
+    """Whether ``pattern`` stands in ``body`` before a word of the article's answer (the
+    article's "once you confirm", not the reply's own "once you save it")."""
+    found = re.search(rf"\b(?:{pattern})\b\W*(\w+)?", body, re.I)
+    if found is None:
+        return False
+    after = re.findall(r"[a-z]+", body[found.end(0) - len(found.group(1) or "") :].lower())[:3]
+    return not after or any(w in said and w not in STOPWORDS for w in after)
+
+
 def antonym(sentence: str, rng: random.Random, article: str) -> str | None:
     """A word of the article's answer turned into its opposite (the article says it, so
     saying its opposite is false)."""
@@ -186,9 +197,7 @@ def antonym(sentence: str, rng: random.Random, article: str) -> str | None:
         return None
     said = _answer_words(article)
     found = [
-        (a, b)
-        for a, b, held in _ANTONYMS
-        if set(held.split()) & said and re.search(rf"\b(?:{a})\b", body, re.I)
+        (a, b) for a, b, held in _ANTONYMS if set(held.split()) & said and _in_place(body, a, said)
     ]
     if not found:
         return None
@@ -274,7 +283,16 @@ def other_article(sentence: str, rng: random.Random, article: str) -> str | None
             shared = len(own & set(re.findall(r"[a-z]{4,}", fact.lower())))
             if best is None or shared > best[0]:
                 best = (shared, fact.strip())
-    return best[1] if best and best[0] >= 2 else None
+    if best is None or best[0] < 2:
+        return None
+    entry = default_kb().articles[article]
+    # false only when it says none of this article's facts (the sign-in step two articles share
+    # is no wrong answer)
+    return best[1] if max(conveyed(best[1], entry.answer, entry.text)) < ABOUT_NONE else None
+
+
+ABOUT_NONE = 0.5
+"""Most of any fact of the article a replacement may convey and still say none of them."""
 
 
 ATTACKS: dict[str, Callable[[str, random.Random], str | None]] = {
@@ -368,7 +386,8 @@ def score(case: Case, seed: int) -> float:
 
 def flagged(case: Case) -> bool:
     article = default_kb().articles[case.article]
-    return any(contradictions(case.text.replace("{name}", "Sam"), article.answer))
+    text = case.text.replace("{name}", "Sam")
+    return any(contradictions(text, article.answer)) or bool(foreign_facts(text, article.id))
 
 
 def main(argv: list[str]) -> None:
