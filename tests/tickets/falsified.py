@@ -370,10 +370,23 @@ def cases(part: str) -> list[Case]:
     out = list(honest)
     for i, case in enumerate(honest):
         for kind in (*LIES, *TRUE_CLASSES):
-            text = falsify(case.text, case.article, kind, i)
-            if text is not None:
-                out.append(Case(kind, case.article, text))
+            # the later kinds apply to fewer sentences: two picks each, where they differ
+            seeds = (i,) if kind in CLASSES else (i, i + SECOND_PICK)
+            texts = {falsify(case.text, case.article, kind, seed) for seed in seeds}
+            out += [Case(kind, case.article, t) for t in sorted(texts - {None})]
     return out
+
+
+SECOND_PICK = 7919
+"""Offset of the second seed a later kind of attack picks its sentence with."""
+
+
+def article_score(article_id: str, body: str, seed: int) -> float:
+    """``body`` in a polite frame citing the article, as the reply to a ticket asking it."""
+    article = default_kb().articles[article_id]
+    scenario = ticket_for(article, random.Random(seed), "easy", "kb_grounded_response", seed)
+    text = f"Hi {first_name(scenario)}, thanks for asking. {body} (see {article.id}). Kind regards"
+    return play_reply(scenario, text).grade.score
 
 
 def score(case: Case, seed: int) -> float:

@@ -13,7 +13,7 @@ import pytest
 from novamart.kb import default_kb
 from novamart.tickets.kb_response import ticket_for
 from novamart.tickets.truth import contradictions
-from tests.tickets.falsified import CLASSES, Case, cases, flagged, framed, score
+from tests.tickets.falsified import CLASSES, Case, article_score, cases, flagged, framed, score
 from tests.tickets.written import first_name, play_reply
 
 PER_CLASS = 50
@@ -49,11 +49,7 @@ def test_the_detector_is_precise_and_finds_most_falsifications() -> None:
     assert precision >= 0.95 and recall >= 0.85, (precision, recall)
 
 
-def _article_answer_score(article_id: str, body: str, seed: int) -> float:
-    article = default_kb().articles[article_id]
-    scenario = ticket_for(article, random.Random(seed), "easy", "kb_grounded_response", seed)
-    text = f"Hi {first_name(scenario)}, thanks for asking. {body} (see {article.id}). Kind regards"
-    return play_reply(scenario, text).grade.score
+_article_answer_score = article_score
 
 
 def test_it_is_not_true_that_the_answer_fails_on_every_article() -> None:
