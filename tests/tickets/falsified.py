@@ -397,6 +397,13 @@ def score(case: Case, seed: int) -> float:
     return play_reply(scenario, case.text.replace("{name}", first_name(scenario))).grade.score
 
 
+def scores_of(found: list[tuple[Case, float]], kind: str, at_least: int) -> list[float]:
+    """The scores of ``kind``'s cases, checked to be at least ``at_least`` of them."""
+    scores = [s for case, s in found if case.kind == kind]
+    assert len(scores) >= at_least, (kind, len(scores))
+    return scores
+
+
 def flagged(case: Case) -> bool:
     article = default_kb().articles[case.article]
     text = case.text.replace("{name}", "Sam")
