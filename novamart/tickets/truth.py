@@ -664,6 +664,17 @@ SUPPORTED = 0.75
 """How fully the asked article's own text conveys the foreign fact for it to say it too."""
 
 
+@lru_cache(maxsize=256)
+def _plains(reference: str) -> tuple[frozenset[str], ...]:
+    return tuple(_plain(f) for f in facts(reference))
+
+
+def _may_state(reference: str, stems: set[str]) -> bool:
+    """Whether the sentence holds enough of some fact's words to state it (a cheap test
+    before reading it against every other article)."""
+    return any(p and len(p & stems) / len(p) >= STATED for p in _plains(reference))
+
+
 @lru_cache(maxsize=4096)
 def _held(text: str, reference: str, source: str) -> tuple[float, ...]:
     return tuple(conveyed(text, reference, source))
@@ -684,7 +695,7 @@ def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
         if max(conveyed(sentence, asked.answer, asked.text), default=0.0) >= OWN:
             continue
         for other in kb.articles.values():
-            if other.id == article_id or not other.questions:
+            if other.id == article_id or not other.questions or not _may_state(other.answer, stems):
                 continue
             found = conveyed(sentence, other.answer, other.text)
             held = _held(asked.text, other.answer, other.text)
