@@ -76,13 +76,8 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def negate(sentence: str, rng: random.Random) -> str | None:
-    body = sentence.strip()
-    forms = [f"It is not true that {_lower_first(body)}"]
-    if _AUXILIARY.search(body):
-        word = rng.choice(("not", "never"))
-        forms.append(_AUXILIARY.sub(lambda m: f"{m.group(1)} {word}", body, count=1))
-    if body.split()[0].lower() in {
+_IMPERATIVES = frozenset(
+    (
         "choose",
         "use",
         "print",
@@ -109,7 +104,18 @@ def negate(sentence: str, rng: random.Random) -> str | None:
         "wait",
         "put",
         "make",
-    }:
+    )
+)
+"""Verbs an instruction of the articles opens with ("choose", "unplug", "wait")."""
+
+
+def negate(sentence: str, rng: random.Random) -> str | None:
+    body = sentence.strip()
+    forms = [f"It is not true that {_lower_first(body)}"]
+    if _AUXILIARY.search(body):
+        word = rng.choice(("not", "never"))
+        forms.append(_AUXILIARY.sub(lambda m: f"{m.group(1)} {word}", body, count=1))
+    if body.split()[0].lower() in _IMPERATIVES:
         forms.append(f"Do not {_lower_first(body)}")
     return rng.choice(forms)
 
@@ -239,8 +245,15 @@ _HEDGES = (
 
 
 def hedge(sentence: str, rng: random.Random) -> str | None:
-    """A hedged denial of the sentence ("it's not really the case that ...")."""
-    return rng.choice(_HEDGES).format(_lower_first(sentence.strip()))
+    """A hedged denial of the sentence ("it's not really the case that ..."); not of an
+    instruction, which states nothing to deny ("it's not really the case that don't click")."""
+    body = sentence.strip()
+    if _INSTRUCTION.match(body) or body.split()[0].lower() in _IMPERATIVES:
+        return None
+    return rng.choice(_HEDGES).format(_lower_first(body))
+
+
+_INSTRUCTION = re.compile(r"(?:please|don['’]t|do not|never|just|always)\b", re.I)
 
 
 def double(sentence: str, rng: random.Random) -> str | None:
@@ -291,7 +304,7 @@ def other_article(sentence: str, rng: random.Random, article: str) -> str | None
     return best[1] if max(conveyed(best[1], entry.answer, entry.text)) < ABOUT_NONE else None
 
 
-ABOUT_NONE = 0.5
+ABOUT_NONE = 0.3
 """Most of any fact of the article a replacement may convey and still say none of them."""
 
 
