@@ -9,7 +9,15 @@ of the article's answer, and falsifies that sentence alone, leaving the rest tru
 - ``reversed``: a negation dropped ("isn't" -> "is", "never" -> "always", "cannot" -> "can"),
   or, in a sentence without one, a word turned into its opposite (time order, cost, sameness,
   obligation, a negating prefix, comparison: ``_TURNED``);
-- ``number``: every number in it changed (digits and number words).
+- ``number``: every number in it changed (digits and number words);
+
+and, written after the detector (issue 18, second round), each labelled from the article's
+answer by construction: ``antonym`` (a word the answer holds turned into its opposite,
+``_ANTONYMS``), ``roles`` (the store's pronouns and the customer's traded, where the answer
+gives both roles), ``other_article`` (the sentence replaced by the closest fact of another
+article, when it says under a third of any fact of this one), ``hedged`` ("it's not really
+the case that ..."), and one that stays true, ``double`` (the main verb negated and the
+negation denied: "it is not true that you cannot cancel ...").
 
 ``python -m tests.tickets.falsified`` prints the detector's precision and recall and the
 scores per class (held-out half of the corpus, and the articles' own answers).
