@@ -429,6 +429,26 @@ NEGATED_BEFORE = 3
 """Words before an opposite in which a negator turns it back ("no longer have" for "lost")."""
 
 
+def _said_in_place(
+    word: str, around: tuple[frozenset[str], frozenset[str]], read: tuple[Unit, ...]
+) -> bool:
+    """Whether ``word`` stands somewhere in the reply beside a word it stands beside in the
+    fact (the reply says the fact's word where the fact has it, so an opposite elsewhere is
+    a parallel fact)."""
+    for unit in read:
+        for k, w in enumerate(unit.words):
+            if w == word:
+                left, right = _slots(unit.words, k)
+                if (left & around[0]) or (right & around[1]):
+                    return True
+    return False
+
+
+def _negated_in_clause(unit: Unit, i: int) -> bool:
+    """Whether a negator stands before word ``i`` in its clause."""
+    return any(unit.negates[k] for k in range(i) if unit.clause[k] == unit.clause[i])
+
+
 def _turned_word(
     fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
 ) -> Contradiction | None:
@@ -450,12 +470,16 @@ def _turned_word(
                 return Contradiction(fact.text, "reversed", " ".join(words[j - 1 : j + 3]))
         for i, word in enumerate(said):
             around = _slots(said, i)
+            denied = _negated_in_clause(fact.unit, i)  # "never switched the device on"
             for j, other in enumerate(words):
-                # a parallel fact: the fact's word said elsewhere, or the opposite one
-                # another fact says ("within 3 to 5 days" beside "if ... after 5 days")
-                if word in everywhere or other in answer or not _opposite(word, other):
+                # a parallel fact: the opposite one another fact says ("within 3 to 5
+                # days" beside "if ... after 5 days"), or the fact's word said in its place
+                # elsewhere ("switch it on" beside "the seal on the box" is not)
+                if other in answer or not _opposite(word, other):
                     continue
-                if any(unit.negates[max(0, j - NEGATED_BEFORE) : j]):
+                if word in everywhere and _said_in_place(word, around, read):
+                    continue
+                if any(unit.negates[max(0, j - NEGATED_BEFORE) : j]) and not denied:
                     continue  # a negated opposite says what the fact says
                 left, right = _slots(words, j)
                 if (left & around[0]) or (right & around[1]):
