@@ -77,6 +77,8 @@ SIGN_WORDS = {
         "unauthorized charge",
         "unauthorised payment",
         "unauthorized payment",
+        "unauthorised payments",  # the stemmer reads "payment" and "payments" apart
+        "unauthorized payments",
         "stolen card",
         "didn't make",
         "did not make",

@@ -39,24 +39,23 @@ and $1500 for silver"), a negated opposite read as agreeing ("no longer have" fo
 
 Measured by ``python -m tests.tickets.falsified`` (honest corpus replies falsified one
 sentence at a time; the later kinds labelled from the article's answer by construction):
-held-out precision 1.000, recall 0.986 (716 lies, 209 true replies); held-out means: honest
+held-out precision 1.000, recall 0.990 (716 lies, 209 true replies); held-out means: honest
 0.985 (min 0.800), a denied negation (true) 0.991 (min 0.822), negated 0.225 (max 0.400),
-reversed 0.277 (max 0.400), changed numbers 0.100 (max 0.217), antonyms 0.274, swapped
-roles 0.306, another article's fact 0.123, hedged denials 0.203 (max 0.400). More shapes
-read here and in ``propositions``: a fact's later clause said in other words carries its
-negation ("will never be in touch" for "will contact you"); a negation inside the fact's
+reversed 0.277 (max 0.400), changed numbers 0.100 (max 0.217), antonyms 0.233 (max 0.367),
+swapped roles 0.306, another article's fact 0.123, hedged denials 0.203 (max 0.400). More
+shapes read here and in ``propositions``: a fact's later clause said in other words carries
+its negation ("will never be in touch" for "will contact you"); a negation inside the fact's
 condition is not required where the reply leaves the condition to a question ("still no
 sync? unpair the watch"); a denial frame without a negator ("it's wrong to say that"), and
 a denied negation read as the fact ("it is not true that you cannot ..."); who acts for
 whom and whose thing it is ("you will contact our team", "your security team"); a
 sentence stating another article's fact instead (``foreign_facts``).
-What it still misses: an opposite where the same word stands true elsewhere in the reply
-("straight away" beside "get close to it" for "move away"; "a different wall socket" beside
-"a different charger" for "the original charger"); a negated opposite that is not the
-fact's ("never switched off" for "never switched on"); a hedge over the reply's own
-negation ("it's not really the case that cancelling isn't possible"); roles swapped in a
-sentence that also keeps one of them ("what your bank has ... our bank can tell us"); a
-foreign fact written as a comma list (a list conveys nothing, so it is never read as one).
+What it still misses: an opposite where another fact of the reply says the opposite word
+("a different wall socket" beside "a different charger" for "the original charger"); a
+hedge over the reply's own negation ("it's not really the case that cancelling isn't
+possible"); roles swapped in a sentence that keeps one of them elsewhere ("what your bank
+has ... our bank can tell us"); a foreign fact written as a comma list (a list conveys
+nothing, so it is never read as stating one).
 """
 
 from __future__ import annotations
