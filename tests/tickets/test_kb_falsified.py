@@ -111,7 +111,7 @@ HEDGES = ("It's not really the case that {}", "I wouldn't say that {}", "It's wr
 
 @pytest.mark.parametrize("hedge", HEDGES)
 def test_a_hedged_denial_of_the_answer_fails_on_every_article(hedge: str) -> None:
-    articles = [a for a in default_kb().articles.values() if a.questions and "not" not in a.answer]
+    articles = [a for a in default_kb().articles.values() if a.questions]
     scores = [
         article_score(a.id, hedge.format(a.answer[0].lower() + a.answer[1:]), i)
         for i, a in enumerate(articles)
