@@ -271,13 +271,25 @@ def alternative_affirmed(fact: Fact, read: tuple[Unit, ...]) -> str | None:
         opens = [i for i in range(at) if words[i] in EVENT]
         if not opens:
             continue
+        framed = _denied_before(unit, opens[-1])  # "it's not really the case that once ..."
         for p in range(opens[-1] + 1, at):
             clause = unit.clause[p]
             if words[p] not in POSSIBILITY or clause == unit.clause[at]:
                 continue
-            if not any(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause):
+            negated = sum(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause)
+            if (negated + framed) % 2 == 0:
                 return " ".join(words[opens[-1] : at + 1])
     return None
+
+
+def _denied_before(unit: Unit, i: int) -> int:
+    """1 when a negator before ``i`` opens a frame ending in "that" ("it's not really the case
+    that ..."), which denies what follows it; else 0."""
+    words = unit.words
+    for k in range(i):
+        if unit.negates[k] and "that" in words[k + 1 : min(i, k + 6)]:
+            return 1
+    return 0
 
 
 STILL = "still"

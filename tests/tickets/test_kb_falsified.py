@@ -66,6 +66,11 @@ def test_the_detector_reads_the_later_kinds_precisely() -> None:
          "cancelling is possible; you'd start a return instead.", "You can cancel it on the "
          "Orders page until it ships. Once it's on its way, cancelling isn't possible; you'd "
          "start a return instead."),
+        # a hedged denial of the reply's own negation affirms the option "instead" denies
+        ("KB-037", "You can cancel it on the Orders page until it ships. It's not really the "
+         "case that once it's on its way, cancelling isn't possible; you'd start a return "
+         "instead.", "You can cancel it on the Orders page until it ships. Once it's on its "
+         "way, cancelling isn't possible; you'd start a return instead."),
         # "still" with a perfect takes a negation
         ("KB-032", "Wait 24 hours and check with your neighbours. If it still has turned up, "
          "contact us and we will open an investigation with the carrier and update you within "
