@@ -35,6 +35,7 @@ CLASSES = frozenset(
         "disguised",
         "foreign",
         "consequential",
+        "fail_closed",
     }
 )
 """The adversarial or tricky classes; every file is a voice or one of these."""

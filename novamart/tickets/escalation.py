@@ -36,7 +36,17 @@ REASONS = {
     "security": ("account_takeover", "payment_fraud"),
 }
 SIGN_WORDS = {
-    "battery_swelling": ("swollen", "swelling", "bulging", "bulge", "puffed", "swell", "bloated"),
+    "battery_swelling": (
+        "swollen",
+        "swelling",
+        "bulging",
+        "bulge",
+        "puffed",
+        "puffy",
+        "swell",
+        "bloated",
+        "expanded",
+    ),
     "burning_smell": ("burning", "smell", "smoke", "scorched", "melting", "melted", "spark"),
     "legal_threat": ("legal", "lawyer", "attorney", "lawsuit", "sue", "court", "solicitor"),
     "account_takeover": (
@@ -51,6 +61,9 @@ SIGN_WORDS = {
         "unauthorised login",
         "unauthorized login",
         "someone else logged",
+        "took over",
+        "changed the password",
+        "got into the account",
     ),
     "payment_fraud": (
         "fraud",
@@ -64,7 +77,12 @@ SIGN_WORDS = {
         "unauthorized charge",
         "unauthorised payment",
         "unauthorized payment",
+        "unauthorised payments",  # the stemmer reads "payment" and "payments" apart
+        "unauthorized payments",
         "stolen card",
+        "didn't make",
+        "did not make",
+        "without permission",
     ),
 }
 """Words that name one sign: a reason naming a sign the ticket does not show is false."""
@@ -74,6 +92,8 @@ TOPIC_WORDS = {
     "security": ("security", "unauthorised", "unauthorized", "stolen", "never placed"),
 }
 """Words that name a topic without a sign ("a battery hazard"): right for any sign of it."""
+TOPIC_ONLY = 0.5
+"""What a reason naming only the sign's topic earns of one naming the sign."""
 UNFOUNDED_PENALTY = 0.2
 """Per sign (or topic) the reason names that the ticket does not show: a reason listing every
 sign is not a reason, and must not pass."""
@@ -318,7 +338,9 @@ def canonical() -> Scenario:
 def reason_reading(reason: str, signals: Signals | None) -> tuple[float, list[str]]:
     """(how far the reason names what the ticket shows, the signs and topics it names that
     the ticket does not show). The share is of the things named that are right: "swollen
-    battery" 1, "battery or legal issue" 0.5 on a swollen battery, nothing named 0."""
+    battery" 1, "swollen battery or lawsuit" 2/3 on a swollen battery (the battery's topic
+    counts too); a topic alone earns half ("battery problem" 0.5 on a swollen battery or a
+    burning smell); nothing named 0."""
     if signals is None:
         return 1.0, []
     fired = set(signals.fired())
@@ -327,7 +349,9 @@ def reason_reading(reason: str, signals: Signals | None) -> tuple[float, list[st
     topics = {topic for topic, ws in TOPIC_WORDS.items() if reply.has_any(reason, ws)}
     unfounded = sorted(signs - fired) + sorted(topics - shown)
     right = len(signs & fired) + len(topics & shown)
-    return (right / (right + len(unfounded)) if right else 0.0), unfounded
+    share = right / (right + len(unfounded)) if right else 0.0
+    # a topic alone ("the battery looks odd") is right for either of its signs: half a reason
+    return (share if signs else share * TOPIC_ONLY), unfounded
 
 
 def false_escalation(state: TicketState) -> str | None:

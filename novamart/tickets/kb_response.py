@@ -8,7 +8,8 @@ focus (a reply that pastes the whole knowledge base is not an answer) and paraph
 the key sentence is fine, pasting retrieved articles verbatim is not). Searching, citing and
 politeness count in full only once the reply answers; facts no retrieved article states are
 penalised, and so is every fact of the article the reply contradicts (novamart.tickets.truth:
-negated, reversed or with a number changed), which then conveys nothing.
+negated, reversed or with a number changed), which then conveys nothing, and every fact of
+another article a sentence states in place of this one's (an answer about the wrong thing).
 """
 
 from __future__ import annotations
@@ -158,9 +159,10 @@ def grade(state: TicketState) -> Grade:
         "paraphrase": own_words,
     }
     unsupported = reply.unsupported_facts(text, response_sources(state))
+    foreign = truth_check.foreign_facts(text, target.id) if target else ()
+    wrong = len(contradicted) + len(foreign)
     penalty = min(
-        1.0,
-        min(0.6, HALLUCINATION_PENALTY * len(unsupported)) + WRONG_FACT_PENALTY * len(contradicted),
+        1.0, min(0.6, HALLUCINATION_PENALTY * len(unsupported)) + WRONG_FACT_PENALTY * wrong
     )
     scaled = "" if answers == 1.0 else f"; counts {answers:.0%} as the reply answers so little"
     why = {
@@ -175,6 +177,7 @@ def grade(state: TicketState) -> Grade:
     }
     notes = [f"not in the retrieved articles: {', '.join(unsupported[:8])}"] if unsupported else []
     notes += [f'{w.how} fact: "{w.said}" contradicts "{w.fact}"' for w in contradicted]
+    notes += [f'another article\'s fact: "{f}" answers something else' for f in foreign]
     why["truth"] = (
         "; ".join(f'"{w.said}" contradicts "{w.fact}" ({w.how})' for w in contradicted)
         if contradicted
@@ -182,6 +185,8 @@ def grade(state: TicketState) -> Grade:
     )
     if contradicted:  # the penalty counts both: facts no article states, facts it contradicts
         why["hallucination"] += f"; contradicts {len(contradicted)} fact(s) of the article"
+    if foreign:
+        why["hallucination"] += f"; states {len(foreign)} fact(s) of other articles instead"
     score = sum(WEIGHTS[k] * parts[k] for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
     return Grade(

@@ -17,7 +17,17 @@ the fact and of a sentence of the reply and compared:
 - **a universal weakened**: a stretch that states the fact with a limiting frequency word
   the fact does not have ("refunds sometimes go back to your original payment method");
 - **who pays**: the fact calls something prepaid or free and the reply has the customer
-  paying for it ("you pay for the return label", "the label is charged to you").
+  paying for it ("you pay for the return label", "the label is charged to you");
+- **an alternative affirmed**: the fact offers something "instead" once an event has
+  happened; "instead" denies the option before it under the same condition, so a reply
+  saying that option is possible there ("once it's on its way, cancelling is possible; you'd
+  start a return instead") turns the fact round;
+- **roles**: who does what for whom, the store ("we", "our team") and the customer ("you")
+  on the two sides of a word of the fact; "you will contact our team" for "our team will
+  contact you" swaps them (a passive, "you will be contacted by our team", keeps them);
+- **aspect**: "still" with a perfect says what has *not* happened yet ("if it still hasn't
+  turned up"); "still has turned up" drops that negation (an English perfect takes "still"
+  only negated, "already" when it is not).
 
 Words are compared by lemma and, for order, by their first five letters ("checkout" and
 "check out"), so a paraphrase that keeps the relation keeps the verdict.
@@ -238,4 +248,177 @@ def payer_turned(fact: Fact, read: tuple[Unit, ...]) -> str | None:
                 continue  # "you won't pay for the label"
             if paid & set(unit.stems[max(0, k - 6) : k + 7]):
                 return " ".join(unit.words[max(0, k - 2) : k + 6])
+    return None
+
+
+INSTEAD = "instead"
+EVENT = frozenset(("once", "after", "when", "if"))
+"""What opens the condition an "instead" answers ("once it has shipped, ... instead")."""
+POSSIBILITY = frozenset(("can", "possible", "able", "allowed", "permitted", "available", "ok"))
+
+
+def alternative_affirmed(fact: Fact, read: tuple[Unit, ...]) -> str | None:
+    """A reply sentence that, under the condition an "instead" of the fact answers, says the
+    option "instead" replaces is possible: a possibility word after the condition's opening
+    word, before the clause holding "instead", with no negator in its clause."""
+    if fact.unit is None or INSTEAD not in fact.words:
+        return None
+    for unit in read:
+        words = unit.words
+        if INSTEAD not in words:
+            continue
+        at = words.index(INSTEAD)
+        opens = [i for i in range(at) if words[i] in EVENT]
+        if not opens:
+            continue
+        framed = _denied_before(unit, opens[-1])  # "it's not really the case that once ..."
+        for p in range(opens[-1] + 1, at):
+            clause = unit.clause[p]
+            if words[p] not in POSSIBILITY or clause == unit.clause[at]:
+                continue
+            negated = sum(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause)
+            if (negated + framed) % 2 == 0:
+                return " ".join(words[opens[-1] : at + 1])
+    return None
+
+
+def _denied_before(unit: Unit, i: int) -> int:
+    """1 when a negator before ``i`` opens a frame ending in "that" ("it's not really the case
+    that ..."), which denies what follows it; else 0."""
+    words = unit.words
+    for k in range(i):
+        if unit.negates[k] and "that" in words[k + 1 : min(i, k + 6)]:
+            return 1
+    return 0
+
+
+STILL = "still"
+PERFECT = frozenset(("has", "have", "had"))
+
+
+def _participle(word: str) -> bool:
+    return word.endswith(("ed", "en")) or word in PARTICIPLES
+
+
+PARTICIPLES = frozenset(("come", "gone", "shown", "turned", "got", "gotten", "sent", "run"))
+
+
+def aspect_dropped(read: tuple[Unit, ...]) -> str | None:
+    """A "still" before a perfect that is not negated ("if it still has turned up"): the
+    negation of "still hasn't arrived" dropped."""
+    for unit in read:
+        words = unit.words
+        for i, word in enumerate(words[:-2]):
+            if word != STILL or words[i + 1] not in PERFECT or not _participle(words[i + 2]):
+                continue
+            clause = unit.clause[i]
+            if not any(n for n, c in zip(unit.negates, unit.clause, strict=True) if c == clause):
+                return " ".join(words[max(0, i - 2) : i + 4])
+    return None
+
+
+PERSONS = {"we": "store", "us": "store", "you": "customer", "our": "store", "your": "customer"}
+"""Who a pronoun stands for in a reply from the store (a possessive only opening a clause:
+"our safety team will ..."; "the charge on your card" names no one who acts)."""
+POSSESSIVES = frozenset(("our", "your"))
+SOURCES = frozenset(("by", "from"))
+"""Words before a pronoun that make it the doer ("contacted by us", "an email from us")."""
+
+
+def _roles(unit: Unit) -> tuple[str, str] | None:
+    """(who acts, for whom) in the sentence: the first two different persons named, the
+    first acting unless the second comes after "by" or "from" (a passive, "contacted by our
+    team", or a converse, "you'll get an email from us")."""
+    named: list[tuple[str, bool]] = []
+    for i, word in enumerate(unit.words):
+        opens = i == 0 or unit.clause[i - 1] != unit.clause[i]
+        if word not in PERSONS or (word in POSSESSIVES and not opens):
+            continue
+        person = PERSONS[word]
+        if not named or named[-1][0] != person:
+            named.append((person, i > 0 and unit.words[i - 1] in SOURCES))
+        if len(named) == 2:
+            break
+    if len(named) < 2:
+        return None
+    (first, _), (second, doer) = named
+    return (second, first) if doer else (first, second)
+
+
+ADVERBS = frozenset(("also", "then", "just", "only", "now", "first", "still", "usually"))
+PASSIVES = frozenset(("be", "been", "being", "is", "are", "was", "were", "get", "gets"))
+LEADS = frozenset(("if", "when", "once", "and", "then", "so", "that", "because", "as", "until",
+                   "before", "after", "where", "also", "now"))  # fmt: skip
+"""Words after which a pronoun is a subject ("once we save it", "then you pair it")."""
+NOUNS_BEFORE = 3
+"""Words a possessive subject may run to before its auxiliary ("our safety team will")."""
+
+
+def _agents(unit: Unit) -> set[tuple[str, str]]:
+    """(who, the verb they do) for each person standing as a subject: "we send" (store,
+    send), "you'll send" (customer, send), "our fraud team will review" (store, review); a
+    passive ("you will be sent a code") names no doer."""
+    words, out = unit.words, set()
+    for i, word in enumerate(words):
+        opens = i == 0 or unit.clause[i - 1] != unit.clause[i]
+        if word not in PERSONS or word == "us" or not (opens or words[i - 1] in LEADS):
+            continue  # "send you an email": an object
+        j = i + 1
+        skipped = []
+        if word in POSSESSIVES:  # the verb after the noun's auxiliary
+            j = next((k + 1 for k in range(i + 1, min(len(words), i + 2 + NOUNS_BEFORE))
+                      if words[k] in AUXILIARIES | MODALS), len(words))  # fmt: skip
+            skipped.append(words[j - 1])  # "your data is deleted": a passive
+        while j < len(words) and (words[j] in SKIPPED or words[j] in ADVERBS):
+            skipped.append(words[j])
+            j += 1
+        if j < len(words) and words[j] not in PERSONS and not PASSIVES & set(skipped):
+            out.add((PERSONS[word], lemma(words[j])))
+    return out
+
+
+OTHER = {"store": "customer", "customer": "store"}
+
+
+def _owned(unit: Unit) -> set[tuple[str, str]]:
+    """(whose, the thing) for each possessive and the content word after it ("your
+    password": (customer, password); "our security team": (store, security))."""
+    words, out = unit.words, set()
+    for i, word in enumerate(words[:-1]):
+        if word in POSSESSIVES:
+            thing = next((lemma(w) for w in words[i + 1 : i + 3] if w not in STOPWORDS), None)
+            if thing:
+                out.add((PERSONS[word], thing))
+    return out
+
+
+def owner_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
+    """A thing of the fact given to the other owner ("our password", "your security team"
+    for "your password", "our security team"), and nowhere to the fact's owner."""
+    if fact.unit is None:
+        return None
+    theirs = _owned(fact.unit)
+    said = {o for u in about for o in _owned(u)}
+    for who, thing in said - theirs:
+        if (OTHER[who], thing) in theirs and (OTHER[who], thing) not in said:
+            return f"{who}'s {thing} (the {OTHER[who]}'s)"
+    return None
+
+
+def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
+    """The store and the customer on the other sides than the fact has them, in a sentence
+    about the fact, and no sentence about it with them on the fact's sides; or, where the
+    fact names one of them, the other doing the fact's verb ("you'll send a code" for "we
+    send a code"), and no sentence about it with the fact's doer doing it."""
+    if fact.unit is None:
+        return None
+    theirs = _roles(fact.unit)
+    said = [r for u in about if (r := _roles(u))]
+    if theirs is not None and theirs not in said and theirs[::-1] in said:
+        return f"{theirs[1]} acting for {theirs[0]}"
+    doers = _agents(fact.unit)
+    done = {a for u in about for a in _agents(u)}
+    for who, verb in done - doers:
+        if (OTHER[who], verb) in doers:
+            return f"{who} doing {verb} (the {OTHER[who]} does)"
     return None

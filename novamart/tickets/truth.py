@@ -38,13 +38,24 @@ turned round, a negated predication said without its negation, a universal weake
 and $1500 for silver"), a negated opposite read as agreeing ("no longer have" for "lost").
 
 Measured by ``python -m tests.tickets.falsified`` (honest corpus replies falsified one
-sentence at a time): held-out precision 1.000, recall 0.996; held-out means: honest 0.985
-(min 0.800), negated 0.210 (max 0.389), reversed 0.292 (max 0.967), changed numbers 0.100
-(max 0.217). What it still misses: a negation dropped from a sentence the article has no
-words for ("if it still has turned up, contact us"), a negation inserted into a paraphrase
-("will never be in touch" for "will contact you"), "cancelling is possible" for "you start
-a return instead", "only for the future orders, the ones already made"; and an honest "so
-you won't pay for the return" beside a fact about a prepaid label is still read as negating it.
+sentence at a time; the later kinds labelled from the article's answer by construction):
+held-out precision 1.000, recall 0.990 (716 lies, 209 true replies); held-out means: honest
+0.985 (min 0.800), a denied negation (true) 0.991 (min 0.822), negated 0.225 (max 0.400),
+reversed 0.277 (max 0.400), changed numbers 0.100 (max 0.217), antonyms 0.233 (max 0.367),
+swapped roles 0.306, another article's fact 0.123, hedged denials 0.203 (max 0.400). More
+shapes read here and in ``propositions``: a fact's later clause said in other words carries
+its negation ("will never be in touch" for "will contact you"); a negation inside the fact's
+condition is not required where the reply leaves the condition to a question ("still no
+sync? unpair the watch"); a denial frame without a negator ("it's wrong to say that"), and
+a denied negation read as the fact ("it is not true that you cannot ..."); who acts for
+whom and whose thing it is ("you will contact our team", "your security team"); a
+sentence stating another article's fact instead (``foreign_facts``).
+What it still misses: an opposite where another fact of the reply says the opposite word
+("a different wall socket" beside "a different charger" for "the original charger"); a
+hedge over the reply's own negation outside an "instead" ("it's not really the case that
+you can't ..." where the article says nothing the negation denies); roles swapped in a sentence that keeps one of them elsewhere ("what your bank
+has ... our bank can tell us"); a foreign fact written as a comma list (a list conveys
+nothing, so it is never read as stating one).
 """
 
 from __future__ import annotations
@@ -53,10 +64,20 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from novamart.kb import default_kb
 from novamart.kb.text import STOPWORDS
 from novamart.language.text import lemma
 from novamart.tickets import propositions
-from novamart.tickets.answer import DETERMINERS, NEGATORS, Fact, Unit, conveyed, facts, units
+from novamart.tickets.answer import (
+    CONDITIONS,
+    DETERMINERS,
+    NEGATORS,
+    Fact,
+    Unit,
+    conveyed,
+    facts,
+    units,
+)
 
 STATED = 0.6
 """Share of a fact's words (numbers aside) from which a stretch states it."""
@@ -70,6 +91,9 @@ MIN_CLAUSE = 3
 problem: ..."). """
 IMPLICIT = frozenset(("until",))
 FRAMES = frozenset(("true", "case", "correct", "right", "so", "say", "said", "claim", "think"))
+DENIALS = frozenset(("wrong", "false", "untrue", "incorrect", "myth", "mistaken"))
+"""Words that deny what follows without a negator: "it's wrong to say that ...", "it is
+false that ..."."""
 OPPOSITES = {
     "before": ("after",),
     "until": ("after",),
@@ -84,10 +108,15 @@ OPPOSITES = {
     "old": ("new",),
     "open": ("closed",),
     "intact": ("broken", "cut", "removed"),
+    "once": ("before",),
+    "within": ("after",),
 }
 """Words whose opposite (in a clause that states the fact without them) reverses it: time
 order, inclusion, cost, sameness; the negators are counted apart."""
-RELATIONAL = frozenset(("before", "until"))
+CONDITIONAL = CONDITIONS | frozenset(("where", "whenever"))
+"""Words opening a condition ("where no other policy covers a case" for the article's
+"when")."""
+RELATIONAL = frozenset(("before", "until", "once", "within"))
 """Opposites that relate two events: "Y after X" says what "X before Y" says, so they reverse
 the fact only where the fact's word stood (followed by the same words)."""
 
@@ -130,8 +159,13 @@ def _region(unit: Unit, first: int, last: int) -> range:
         start -= 1
     while end + 1 < len(unit.words) and unit.clause[end + 1] == unit.clause[last]:
         end += 1
-    frame = next((i for i in range(start) if unit.negates[i] and _frames(unit, i, start)), None)
+    frame = next((i for i in range(start) if _denying(unit, i) and _frames(unit, i, start)), None)
     return range(start if frame is None else frame, end + 1)
+
+
+def _denying(unit: Unit, i: int) -> bool:
+    """A negator, or a word of denial standing in a frame ("wrong to say that")."""
+    return unit.negates[i] or (unit.words[i] in DENIALS and _frames(unit, i, len(unit.words)))
 
 
 def _frames(unit: Unit, i: int, start: int) -> bool:
@@ -139,7 +173,8 @@ def _frames(unit: Unit, i: int, start: int) -> bool:
     that", "nobody said that" (not "don't click anything in that message")."""
     words = unit.words
     return any(
-        words[k] == "that" and words[k - 1] in FRAMES for k in range(i + 1, min(start, i + 5))
+        words[k] == "that" and words[k - 1] in FRAMES | DENIALS
+        for k in range(i + 1, min(start, i + 5))
     )
 
 
@@ -161,6 +196,7 @@ def _negations(unit: Unit) -> list[bool]:
         counted = (negates and sizes[clause] >= MIN_CLAUSE and not repeats) or (
             unit.words[i] in IMPLICIT and not timed
         )
+        counted = counted or (unit.words[i] in DENIALS and _frames(unit, i, len(unit.words)))
         if negates:
             negated_clauses.add(clause)
         out.append(counted)
@@ -229,19 +265,62 @@ class _Reading:
     weak: bool = False
 
 
+def _expected(fact: Fact, unit: Unit, region: range) -> frozenset[int]:
+    """The counts of negations the region may hold: the fact's; where the fact negates only
+    inside its condition ("if it still won't sync, unpair ...") and the region says no
+    condition, with or without that negation ("still no sync? unpair the watch" states the
+    instruction and leaves the condition to a question of its own)."""
+    if fact.unit is None:
+        return frozenset((fact.negations,))
+    counted = _negations(fact.unit)
+    every = sum(counted)
+    if any(unit.words[i] in CONDITIONAL for i in region):
+        return frozenset((every,))
+    words = fact.unit.words
+    bare = sum(c and not CONDITIONAL.intersection(words[:i]) for i, c in enumerate(counted))
+    return frozenset((every, bare))
+
+
+def _clauses(unit: Unit, span: range) -> int:
+    return len({unit.clause[i] for i in span})
+
+
+def _spanned(fact: Fact, unit: Unit, region: range) -> range:
+    """The region widened clause by clause to as many clauses as the fact has, when the fact
+    goes on past the last of its words the region holds: "our safety team handles every
+    case directly and will never be in touch with you" says the fact's second clause ("and
+    will contact you") in words of its own, and its negation stands there."""
+    if fact.unit is None or not len(region):
+        return region
+    wanted = _plain(fact)
+    held = {unit.stems[i] for i in region} & wanted
+    order = [i for i, s in enumerate(fact.unit.stems) if s in wanted]
+    last_held = max((i for i in order if fact.unit.stems[i] in held), default=None)
+    if last_held is None or not any(i > last_held for i in order):
+        return region
+    missing = _clauses(fact.unit, range(last_held, len(fact.unit.words))) - 1
+    end = region.stop
+    while missing > 0 and end < len(unit.words):
+        clause = unit.clause[end]
+        while end < len(unit.words) and unit.clause[end] == clause:
+            end += 1
+        missing -= 1
+    return range(region.start, end)
+
+
 def _reading(fact: Fact, unit: Unit) -> _Reading | None:
     wanted = _plain(fact)
     found = _stretch(unit, wanted, fact.length) if len(wanted) >= MIN_WORDS else None
     if found is None or found[2] < STATED:
         return None
     share = found[2]
-    region = _region(unit, found[0], found[1])
+    region = _spanned(fact, unit, _region(unit, found[0], found[1]))
     said = " ".join(unit.words[i] for i in region)
     counted = _negations(unit)
     negations = sum(counted[i] and not _absorbed(fact, unit, i) for i in region)
-    expected = sum(_negations(fact.unit)) if fact.unit else fact.negations
-    if negations % 2 != expected % 2:
-        if negations > expected:
+    expected = _expected(fact, unit, region)
+    if negations % 2 not in {n % 2 for n in expected}:
+        if negations > max(expected):
             return _Reading(share, said, Contradiction(fact.text, "negated", said))
         if not any(counted):  # no negation anywhere in the sentence
             return _Reading(share, said, Contradiction(fact.text, "reversed", said), weak=True)
@@ -286,9 +365,9 @@ OPPOSED: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("must required mandatory obliged", "optional voluntary"),
         ("over above more exceeding", "under below less"),
         ("free", "paid charged"),
-        ("future upcoming", "past previous earlier"),
+        ("future upcoming", "past previous earlier already existing"),
         ("include included", "exclude excluded"),
-        ("same", "different another"),
+        ("same original", "different another"),
         ("intact sealed unopened", "broken cut removed opened"),
         ("always", "never sometimes rarely"),
         ("allowed permitted possible", "forbidden prohibited impossible"),
@@ -302,6 +381,12 @@ OPPOSED: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("new", "old used"),
         ("safe", "unsafe dangerous"),
         ("on", "off"),
+        ("start begin", "stop"),
+        ("hold press", "release"),
+        ("unplug disconnect", "plug connect"),
+        ("away", "close near"),
+        ("white", "red green blue amber orange yellow"),
+        ("within", "after"),
         ("lost lose missing", "have kept keep found"),
         ("missing", "arrived shown turned delivered"),
     )
@@ -343,7 +428,29 @@ NEGATED_BEFORE = 3
 """Words before an opposite in which a negator turns it back ("no longer have" for "lost")."""
 
 
-def _turned_word(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+def _said_in_place(
+    word: str, around: tuple[frozenset[str], frozenset[str]], read: tuple[Unit, ...]
+) -> bool:
+    """Whether ``word`` stands somewhere in the reply beside a word it stands beside in the
+    fact (the reply says the fact's word where the fact has it, so an opposite elsewhere is
+    a parallel fact)."""
+    for unit in read:
+        for k, w in enumerate(unit.words):
+            if w == word:
+                left, right = _slots(unit.words, k)
+                if (left & around[0]) or (right & around[1]):
+                    return True
+    return False
+
+
+def _negated_in_clause(unit: Unit, i: int) -> bool:
+    """Whether a negator stands before word ``i`` in its clause."""
+    return any(unit.negates[k] for k in range(i) if unit.clause[k] == unit.clause[i])
+
+
+def _turned_word(
+    fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
+) -> Contradiction | None:
     """A word of the fact replaced by its opposite in the same place, in a sentence about the
     fact: "interest-paid instalments" for "interest-free instalments", "non-refundable" for
     "refundable", "after the order ships" for "before the order ships"; the place is the
@@ -362,10 +469,16 @@ def _turned_word(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
                 return Contradiction(fact.text, "reversed", " ".join(words[j - 1 : j + 3]))
         for i, word in enumerate(said):
             around = _slots(said, i)
+            denied = _negated_in_clause(fact.unit, i)  # "never switched the device on"
             for j, other in enumerate(words):
-                if word in everywhere or not _opposite(word, other):  # a parallel fact
+                # a parallel fact: the opposite one another fact says ("within 3 to 5
+                # days" beside "if ... after 5 days"), or the fact's word said in its place
+                # elsewhere ("switch it on" beside "the seal on the box" is not)
+                if other in answer or not _opposite(word, other):
                     continue
-                if any(unit.negates[max(0, j - NEGATED_BEFORE) : j]):
+                if word in everywhere and _said_in_place(word, around, read):
+                    continue
+                if any(unit.negates[max(0, j - NEGATED_BEFORE) : j]) and not denied:
                     continue  # a negated opposite says what the fact says
                 left, right = _slots(words, j)
                 if (left & around[0]) or (right & around[1]):
@@ -384,18 +497,44 @@ def _denied_frame(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     wanted = _plain(fact)
     for unit in read:
         frame = next(
-            (i for i, n in enumerate(unit.negates) if n and _frames(unit, i, len(unit.words))),
+            (
+                i
+                for i in range(len(unit.words))
+                if _denying(unit, i) and _frames(unit, i, len(unit.words))
+            ),
             None,
         )
         if frame is None or not wanted:
             continue
         rest = set(unit.stems[frame:])
-        if len(wanted & rest) / len(wanted) >= ABOUT:
+        if len(wanted & rest) / len(wanted) >= ABOUT and not _denied_negation(unit, frame):
             return Contradiction(fact.text, "negated", " ".join(unit.words[frame : frame + 8]))
     return None
 
 
-def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+DENIED_SPAN = 12
+"""Words after a denying frame's "that" in which a negation is what the frame denies."""
+
+
+def _denied_negation(unit: Unit, frame: int) -> bool:
+    """Whether what the frame at ``frame`` denies is itself a negation, so the sentence says
+    the fact ("it is not true that you cannot update your email"): an odd count of negators
+    in the clause after the frame's "that"."""
+    that = next(k for k in range(frame + 1, len(unit.words)) if unit.words[k] == "that")
+    if that + 1 >= len(unit.words):
+        return False
+    last = unit.clause[that + 1] + 1  # "members of the silver and gold tiers may not ..."
+    span = range(that + 1, min(len(unit.words), that + 1 + DENIED_SPAN))
+    held = [k for k in span if unit.clause[k] <= last]
+    # a negation inside a condition ("that if it still hasn't turned up, ...") is not denied
+    opened = next((k for k in held if unit.words[k] in CONDITIONAL), len(unit.words))
+    inner = sum(unit.negates[k] for k in held if k < opened)
+    return inner % 2 == 1
+
+
+def _judged(
+    fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
+) -> Contradiction | None:
     readings = [r for u in read if (r := _reading(fact, u))]
     truly = max((r.share for r in readings if r.contradiction is None), default=0.0)
     for r in readings:
@@ -406,7 +545,7 @@ def _judged(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
             return r.contradiction
     return (
         _changed_number(fact, read)
-        or _turned_word(fact, read)
+        or _turned_word(fact, read, answer)
         or _denied_frame(fact, read)
         or _proposition(fact, read)
         or _widened(fact, read)
@@ -428,18 +567,26 @@ def _widened(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
             continue
         said, stems = set(unit.words), set(unit.stems)
         for word in (w for w in fact.unit.words if w in said and lemma(w) in stems):
-            turned = next((w for w in said if _opposite(word, w)), None)
-            if turned is not None:
-                return Contradiction(fact.text, "reversed", f"{turned} ... {word}")
+            for j, turned in enumerate(unit.words):
+                # "future orders only, not the ones already made" keeps the restriction
+                negated = any(unit.negates[max(0, j - NEGATED_BEFORE) : j])
+                if _opposite(word, turned) and not negated:
+                    return Contradiction(fact.text, "reversed", f"{turned} ... {word}")
     return None
 
 
 def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     """The fact's order or a negated predication turned round (novamart.tickets.propositions)."""
+    wanted = _plain(fact)
+    about = tuple(u for u in read if wanted and len(wanted & set(u.stems)) / len(wanted) >= ABOUT)
     said = (
         propositions.reversed_order(fact, read)
         or propositions.dropped_negation(fact, read)
         or propositions.payer_turned(fact, read)
+        or propositions.alternative_affirmed(fact, read)
+        or propositions.roles_swapped(about, fact)
+        or propositions.owner_swapped(about, fact)
+        or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)
 
@@ -450,8 +597,16 @@ def contradictions(reply: str, reference: str) -> tuple[Contradiction | None, ..
     read = units(reply)
     found = facts(reference)
     return tuple(
-        _judged(fact, read) or _swapped(fact, found, read) or _rebound(fact, read) for fact in found
+        _judged(fact, read, _others(fact, found))
+        or _swapped(fact, found, read)
+        or _rebound(fact, read)
+        for fact in found
     )
+
+
+def _others(fact: Fact, found: tuple[Fact, ...]) -> frozenset[str]:
+    """The words the answer's other facts say (where a reply may be telling one of them)."""
+    return frozenset(w for other in found if other is not fact for w in other.words)
 
 
 def _groups(unit: Unit) -> list[tuple[frozenset[float], str | None, frozenset[str]]]:
@@ -534,3 +689,55 @@ def truly_conveyed(
     wrong = contradictions(reply, reference)
     found = conveyed(reply, reference, source)
     return [0.0 if w else f for f, w in zip(found, wrong, strict=True)], [w for w in wrong if w]
+
+
+FOREIGN = 0.9
+"""How fully a sentence conveys another article's fact to be stating it."""
+OWN = 0.5
+"""How far it may convey a fact of the article asked about and still be about another."""
+SUPPORTED = 0.75
+"""How fully the asked article's own text conveys the foreign fact for it to say it too."""
+
+
+@lru_cache(maxsize=256)
+def _plains(reference: str) -> tuple[frozenset[str], ...]:
+    return tuple(_plain(f) for f in facts(reference))
+
+
+def _may_state(reference: str, stems: set[str]) -> bool:
+    """Whether the sentence holds enough of some fact's words to state it (a cheap test
+    before reading it against every other article)."""
+    return any(p and len(p & stems) / len(p) >= STATED for p in _plains(reference))
+
+
+@lru_cache(maxsize=4096)
+def _held(text: str, reference: str, source: str) -> tuple[float, ...]:
+    return tuple(conveyed(text, reference, source))
+
+
+@lru_cache(maxsize=2048)
+def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
+    """Facts of *other* articles' answers that a sentence of the reply states, where that
+    sentence says none of the asked article's facts and the asked article's text does not
+    hold the fact: an answer about the wrong thing ("change your email in Account > Profile"
+    to someone asking how to close their account)."""
+    kb = default_kb()
+    asked = kb.articles[article_id]
+    out: list[str] = []
+    for unit in units(reply):
+        sentence = " ".join(unit.words)
+        stems = set(unit.stems)
+        if max(conveyed(sentence, asked.answer, asked.text), default=0.0) >= OWN:
+            continue
+        for other in kb.articles.values():
+            if other.id == article_id or not other.questions or not _may_state(other.answer, stems):
+                continue
+            found = conveyed(sentence, other.answer, other.text)
+            held = _held(asked.text, other.answer, other.text)
+            for fact, got, also in zip(facts(other.answer), found, held, strict=True):
+                plain = _plain(fact)
+                if got < FOREIGN or not plain or len(plain & stems) / len(plain) < STATED:
+                    continue
+                if also < SUPPORTED:
+                    out.append(f"{fact.text} ({other.id})")
+    return tuple(dict.fromkeys(out))

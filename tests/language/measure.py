@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tests.language.measure           # the README's table
     .venv/bin/python -m tests.language.measure --misses  # every disagreement, to read
+    .venv/bin/python -m tests.language.measure --held-out --group=fail_closed  # one file's
 
 A detector is one kind of claim: resolutions asserted, offered and denied (resolution and
 stance), the amounts tied to them, facts of the case (field, relation, value), requests for
@@ -122,6 +123,9 @@ def main(argv: list[str]) -> None:
     for part in ("dev", "held-out"):
         if f"--{part}" in argv:
             corpus = split(corpus, part)
+    groups = {a.split("=", 1)[1] for a in argv if a.startswith("--group=")}
+    if groups:  # one file's rows alone: --group=fail_closed
+        corpus = [m for m in corpus if m.group in groups]
     scores = measure(corpus)
     print(f"{len(corpus)} labeled messages (tests/language/corpus)\n")
     print(table(scores))

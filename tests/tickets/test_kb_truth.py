@@ -13,10 +13,21 @@ import pytest
 from novamart.kb import default_kb
 from novamart.tickets.kb_response import ticket_for
 from novamart.tickets.truth import contradictions
-from tests.tickets.falsified import CLASSES, Case, cases, flagged, framed, score
+from tests.tickets.falsified import (
+    CLASSES,
+    Case,
+    article_score,
+    cases,
+    flagged,
+    framed,
+    score,
+    scores_of,
+)
 from tests.tickets.written import first_name, play_reply
 
 PER_CLASS = 50
+SCORED = ("honest", *CLASSES)
+"""The classes this file bars (the later ones: tests/tickets/test_kb_falsified.py)."""
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +37,7 @@ def held_out() -> list[tuple[Case, float]]:
 
 @pytest.mark.parametrize("kind", CLASSES)
 def test_a_falsified_answer_fails(kind: str, held_out: list[tuple[Case, float]]) -> None:
-    scores = [s for case, s in held_out if case.kind == kind]
-    assert len(scores) >= PER_CLASS, len(scores)
+    scores = scores_of(held_out, kind, PER_CLASS)
     assert mean(scores) <= 0.5, mean(scores)
 
 
@@ -40,18 +50,14 @@ def test_the_honest_replies_they_were_made_from_still_pass(
 
 
 def test_the_detector_is_precise_and_finds_most_falsifications() -> None:
-    found = [(case, flagged(case)) for case in cases("held-out")]
+    found = [(case, flagged(case)) for case in cases("held-out") if case.kind in SCORED]
     true_positives = sum(hit and case.kind != "honest" for case, hit in found)
     precision = true_positives / sum(hit for _, hit in found)
     recall = true_positives / sum(case.kind != "honest" for case, _ in found)
     assert precision >= 0.95 and recall >= 0.85, (precision, recall)
 
 
-def _article_answer_score(article_id: str, body: str, seed: int) -> float:
-    article = default_kb().articles[article_id]
-    scenario = ticket_for(article, random.Random(seed), "easy", "kb_grounded_response", seed)
-    text = f"Hi {first_name(scenario)}, thanks for asking. {body} (see {article.id}). Kind regards"
-    return play_reply(scenario, text).grade.score
+_article_answer_score = article_score
 
 
 def test_it_is_not_true_that_the_answer_fails_on_every_article() -> None:

@@ -1,0 +1,134 @@
+"""KB answers falsified in ways written after the truth reader (issue 18, item 4, second
+round): a word of the article turned into its opposite, the store and the customer swapped,
+another article's fact in place of this one's, a hedged denial; and one rewriting that stays
+true, a denied negation ("it is not true that you cannot ..."). Each is generated from the
+corpus of honest paraphrases and labelled by construction from the article's answer
+(tests/tickets/falsified.py); each lie costs, and the honest answer of the same facts passes.
+"""
+
+from __future__ import annotations
+
+from statistics import mean
+
+import pytest
+
+from novamart.kb import default_kb
+from tests.tickets.falsified import (
+    NEW_CLASSES,
+    Case,
+    article_score,
+    cases,
+    flagged,
+    lie,
+    score,
+    scores_of,
+)
+
+ENOUGH = 40
+"""Cases a later kind must have on the held-out half (the roles swap applies to the fewest
+sentences: 48)."""
+
+
+@pytest.fixture(scope="module")
+def held_out() -> list[tuple[Case, float]]:
+    return [(case, score(case, i)) for i, case in enumerate(cases("held-out"))]
+
+
+@pytest.mark.parametrize("kind", NEW_CLASSES)
+def test_a_later_falsification_fails(kind: str, held_out: list[tuple[Case, float]]) -> None:
+    scores = scores_of(held_out, kind, ENOUGH)
+    assert mean(scores) <= 0.5, mean(scores)
+
+
+def test_a_denied_negation_is_true_and_passes(held_out: list[tuple[Case, float]]) -> None:
+    scores = [s for case, s in held_out if case.kind == "double"]
+    assert len(scores) >= 50, len(scores)
+    assert mean(scores) >= 0.9 and min(scores) >= 0.8, (mean(scores), min(scores))
+
+
+def test_the_detector_reads_the_later_kinds_precisely() -> None:
+    found = [(case, flagged(case)) for case in cases("held-out")]
+    true_positives = sum(hit and lie(case) for case, hit in found)
+    precision = true_positives / sum(hit for _, hit in found)
+    recall = true_positives / sum(lie(case) for case, _ in found)
+    assert precision >= 0.98 and recall >= 0.95, (precision, recall)
+
+
+@pytest.mark.parametrize(
+    ("article_id", "lie_", "truth"),
+    [
+        # a negation inserted into the fact's later clause, said in other words
+        ("KB-050", "Our safety team handles every swollen battery case directly and will never "
+         "be in touch with you.", "Our safety team handles every swollen battery case directly "
+         "and will be in touch with you."),
+        # "instead" denies the option before it under the same condition
+        ("KB-037", "You can cancel it on the Orders page until it ships. Once it's on its way, "
+         "cancelling is possible; you'd start a return instead.", "You can cancel it on the "
+         "Orders page until it ships. Once it's on its way, cancelling isn't possible; you'd "
+         "start a return instead."),
+        # a hedged denial of the reply's own negation affirms the option "instead" denies
+        ("KB-037", "You can cancel it on the Orders page until it ships. It's not really the "
+         "case that once it's on its way, cancelling isn't possible; you'd start a return "
+         "instead.", "You can cancel it on the Orders page until it ships. Once it's on its "
+         "way, cancelling isn't possible; you'd start a return instead."),
+        # "still" with a perfect takes a negation
+        ("KB-032", "Wait 24 hours and check with your neighbours. If it still has turned up, "
+         "contact us and we will open an investigation with the carrier and update you within "
+         "5 business days.", "Wait 24 hours and check with your neighbours. If it still hasn't "
+         "turned up, contact us and we will open an investigation with the carrier and update "
+         "you within 5 business days."),
+        # a restriction lifted by naming its opposite, not negated
+        ("KB-047", "Update your name, phone number and saved addresses in Account > Profile. "
+         "The change is only for future orders, the ones already made.", "Update your name, "
+         "phone number and saved addresses in Account > Profile. The change is only for future "
+         "orders, not the ones already made."),
+        # who acts for whom: the customer doing the store's verb (a passive keeps the roles)
+        ("KB-051", "Unplug the device at once and stop using it. If there is smoke or fire, "
+         "move away and call emergency services. You will contact our safety team about the "
+         "device.", "Unplug the device at once and stop using it. If there is smoke or fire, "
+         "move away and call emergency services. You will be contacted by our safety team "
+         "about the device."),
+        # a thing given to the other owner
+        ("KB-052", "If someone else changed your password or placed orders, your security team "
+         "locks the account and investigates.", "If someone else changed your password or "
+         "placed orders, our security team locks the account and investigates."),
+        # a limit passed for a window
+        ("KB-036", "Large orders can arrive in separate parcels, so check your shipping email. "
+         "If something is still missing, tell us after 7 days of delivery.", "Large orders can "
+         "arrive in separate parcels, so check your shipping email. If something is still "
+         "missing, tell us within 7 days of delivery."),
+        # another article's fact in place of the answer
+        ("KB-044", "Change your email in Account > Profile. Your data is deleted within 30 days, "
+         "except order records we must keep for tax purposes.", "Request closure in Account > "
+         "Privacy. Your data is deleted within 30 days, except order records we must keep for "
+         "tax purposes."),
+    ],
+)  # fmt: skip
+def test_each_mechanism_costs_the_lie_and_keeps_the_truth(
+    article_id: str, lie_: str, truth: str
+) -> None:
+    assert article_score(article_id, lie_, 0) <= 0.5, lie_
+    assert article_score(article_id, truth, 0) >= 0.8, truth
+
+
+HEDGES = ("It's not really the case that {}", "I wouldn't say that {}", "It's wrong to say that {}")
+
+
+@pytest.mark.parametrize("hedge", HEDGES)
+def test_a_hedged_denial_of_the_answer_fails_on_every_article(hedge: str) -> None:
+    articles = [a for a in default_kb().articles.values() if a.questions]
+    scores = [
+        article_score(a.id, hedge.format(a.answer[0].lower() + a.answer[1:]), i)
+        for i, a in enumerate(articles)
+    ]
+    assert max(scores) <= 0.5, max(scores)
+
+
+def test_a_condition_left_to_a_question_keeps_the_instruction_true() -> None:
+    """ "Still no sync? Unpair the watch ..." states the instruction; its condition's negation
+    stands in the question, not in the instruction."""
+    body = (
+        "Make sure Bluetooth is on and the NovaWatch app is open, then restart the watch and "
+        "the phone. Still no sync? Unpair the watch in the app and pair it once more."
+    )
+    assert article_score("KB-014", body, 0) >= 0.8
