@@ -264,6 +264,16 @@ class CompiledRulebook:
         return _condition(name, "unknown", f"waiting on {' and '.join(waiting)}", tool)
 
 
+def forget_decisions() -> None:
+    """Empty every memo kept from one decision to the next: the engine runs, the rendered
+    reasons, the shared condition results and the decimals read (so a benchmark's cold
+    decision is one nothing before it prepared)."""
+    ENGINE_RUNS.clear()
+    REASONS.clear()
+    _condition.cache_clear()
+    expressions.forget_numbers()
+
+
 @functools.lru_cache(maxsize=4_096)
 def _condition(
     name: str, status: ConditionStatus, reason: str | None, needs_tool: str | None

@@ -685,6 +685,11 @@ def _decimal(value: Value) -> Value:
     return value
 
 
+def forget_numbers() -> None:
+    """Forget the decimals read so far (novamart.kernel.decide.forget_decisions)."""
+    _from_text.cache_clear()
+
+
 @functools.lru_cache(maxsize=8_192, typed=True)
 def _from_text(value: float) -> Decimal:
     """Prices and days recur from one decision to the next: each is read once."""

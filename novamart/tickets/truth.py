@@ -53,9 +53,10 @@ sentence stating another article's fact instead (``foreign_facts``).
 What it still misses: an opposite where another fact of the reply says the opposite word
 ("a different wall socket" beside "a different charger" for "the original charger"); a
 hedge over the reply's own negation outside an "instead" ("it's not really the case that
-you can't ..." where the article says nothing the negation denies); roles swapped in a sentence that keeps one of them elsewhere ("what your bank
-has ... our bank can tell us"); a foreign fact written as a comma list (a list conveys
-nothing, so it is never read as stating one).
+you can't ..." where the article says nothing the negation denies); roles swapped in a
+sentence that keeps one of them elsewhere ("what your bank has ... our bank can tell us");
+a foreign fact written as a comma list (a list conveys nothing, so it is never read as
+stating one).
 """
 
 from __future__ import annotations
