@@ -57,7 +57,7 @@ class RetailSession:
     customer: RetailCustomer
     world: World
     talk: Talk
-    trail: Trail = Trail()
+    trail: Trail = field(default_factory=Trail)
     step: int = 0
     identified: str | None = None
     """The customer the agent authenticated (find_customer), if any."""
