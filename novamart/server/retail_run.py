@@ -17,7 +17,8 @@ from novamart.retail import tools
 from novamart.retail.grade import RetailGrade, grade
 from novamart.retail.session import RetailCustomer, RetailSession
 from novamart.scenarios import Mode, TaskSpec
-from novamart.scenarios.retail_customer import case
+from novamart.scenarios.retail_customer import profile
+from novamart.scenarios.retail_requests import build_task, settle_all
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.server.runs import Ending
 from novamart.tools.base import Result
@@ -32,8 +33,8 @@ class RetailRun:
         customer: RetailCustomer | None = None,
     ) -> None:
         self.task, self.seed = task, seed
-        drawn, profile = case(task.requests, seed or 0)
-        self.session = RetailSession.start(drawn, profile, mode, task.max_steps, customer)
+        drawn = build_task(task.requests, seed or 0)
+        self.session = RetailSession.start(drawn, profile(drawn, seed or 0), mode, task.max_steps, customer)
         self.grade: RetailGrade = self._graded()
 
     def _graded(self) -> RetailGrade:
@@ -100,11 +101,11 @@ class RetailRun:
                     "amount": settled.amount,
                     "reasons": list(settled.reasons),
                 }
-                for settled in self.grade.settled
+                for settled in settle_all(s.task.world, s.talk.current)[0]
             ]
         }
         notes = {name: f"{value:.2f}" for name, value in self.grade.components.items()}
-        notes |= {f"request {i + 1}": line for i, line in enumerate(self.grade.requests)}
+        notes |= {f"request {r.number}": r.line() for r in self.grade.requests}
         if self.grade.notes:
             notes["notes"] = "; ".join(self.grade.notes)
         closed = s.talk.closed
