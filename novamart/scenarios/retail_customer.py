@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from novamart.kernel.declared import Call
-from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle
+from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle, settle_all
 from novamart.scenarios.retail_world import Customer, World, retail_kernel
 
 CHANGE_OF_MIND = 0.3
@@ -120,12 +120,11 @@ def profile(task: RetailTask, seed: int) -> Profile:
     """The customer of ``task``, its seeded habits drawn from ``seed``."""
     rng = random.Random(f"retail-customer:{task.family}:{task.seed}:{seed}")
     changer = rng.randrange(len(task.settled)) if rng.random() < CHANGE_OF_MIND else None
-    wishes, state = [], task.world
+    wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
-        amount = None if changed is None else _write_amount(settle(state, changed)[0])
+        amount = None if changed is None else _changed_amount(task, i, changed)
         wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
-        state = settle(state, settled.request)[1]
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
     if others and rng.random() < ACTS_FOR_OTHER:
@@ -140,6 +139,13 @@ def profile(task: RetailTask, seed: int) -> Profile:
         other=other,
         yes=words[0].capitalize() + ".",
     )
+
+
+def _changed_amount(task: RetailTask, number: int, changed: Request) -> float | None:
+    """The amount of request ``number`` as changed, on the world the requests before it left
+    (only those are settled again: a profile costs a decision only when the mind changes)."""
+    state = settle_all(task.world, task.requests[:number])[1]
+    return _write_amount(settle(state, changed)[0])
 
 
 def _write_amount(settled: Settled) -> float | None:
