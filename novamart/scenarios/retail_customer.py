@@ -12,13 +12,21 @@ while a request is neither settled nor refused.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from novamart.kernel.declared import Call
-from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle
+from novamart.scenarios.retail_requests import (
+    Request,
+    RetailTask,
+    Settled,
+    build_task,
+    settle,
+    settle_all,
+)
 from novamart.scenarios.retail_world import Customer, World, retail_kernel
 
 CHANGE_OF_MIND = 0.3
@@ -116,16 +124,32 @@ class Talk:
         return [i for i, o in enumerate(self.outcomes) if o == "open"]
 
 
+CASES_KEPT = 1024
+"""How many (task, profile) pairs ``case`` keeps (each is immutable)."""
+
+
+def case(family: str, seed: int) -> tuple[RetailTask, Profile]:
+    """What a reset needs: case ``seed`` of ``family`` and its customer. Both are pure
+    functions of (family, seed, rulebook version), so they are drawn once per such key and
+    then kept (bounded): a reset of a case seen before is a lookup, a new one a draw."""
+    return _case(family, seed, retail_kernel().version)
+
+
+@functools.lru_cache(maxsize=CASES_KEPT)
+def _case(family: str, seed: int, version: str) -> tuple[RetailTask, Profile]:
+    task = build_task(family, seed)
+    return task, profile(task, seed)
+
+
 def profile(task: RetailTask, seed: int) -> Profile:
     """The customer of ``task``, its seeded habits drawn from ``seed``."""
     rng = random.Random(f"retail-customer:{task.family}:{task.seed}:{seed}")
     changer = rng.randrange(len(task.settled)) if rng.random() < CHANGE_OF_MIND else None
-    wishes, state = [], task.world
+    wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
-        amount = None if changed is None else _write_amount(settle(state, changed)[0])
+        amount = None if changed is None else _changed_amount(task, i, changed)
         wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
-        state = settle(state, settled.request)[1]
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
     if others and rng.random() < ACTS_FOR_OTHER:
@@ -140,6 +164,13 @@ def profile(task: RetailTask, seed: int) -> Profile:
         other=other,
         yes=words[0].capitalize() + ".",
     )
+
+
+def _changed_amount(task: RetailTask, number: int, changed: Request) -> float | None:
+    """The amount of request ``number`` as changed, on the world the requests before it left
+    (only those are settled again: a profile costs a decision only when the mind changes)."""
+    state = settle_all(task.world, task.requests[:number])[1]
+    return _write_amount(settle(state, changed)[0])
 
 
 def _write_amount(settled: Settled) -> float | None:
@@ -228,6 +259,19 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     if not said:
         said.append(f"Can we get back to this: {describe(p.world, talk.current[talk.open()[0]])}?")
     return talk, " ".join(said)
+
+
+class RetailCustomer(Protocol):
+    """What a retail session talks to: the deterministic customer or the LLM one, alike."""
+
+    def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]: ...
+
+
+class ScriptedCustomer:
+    """The deterministic customer (``reply``) behind the session's customer interface."""
+
+    def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
+        return reply(p, talk, agent)
 
 
 def _identity(p: Profile, agent: str) -> str:
