@@ -45,9 +45,7 @@ def names(message: Message, order_id: str) -> bool:
 
 def refusal(messages: Iterable[Message], order_id: str) -> Message | None:
     """The first message naming ``order_id`` that says it cannot be done."""
-    return next(
-        (m for m in messages if names(m, order_id) and REFUSAL_WORDS.search(m.text)), None
-    )
+    return next((m for m in messages if names(m, order_id) and REFUSAL_WORDS.search(m.text)), None)
 
 
 def reported(messages: Iterable[Message], order_id: str, after: int) -> Message | None:

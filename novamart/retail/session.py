@@ -12,28 +12,14 @@ world with the optimum's and reads its trail.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from novamart.kernel import PolicyKernel
 from novamart.retail.trail import Message, Step, Trail
 from novamart.scenarios import Mode
 from novamart.scenarios import retail_customer as scripted
-from novamart.scenarios.retail_customer import Profile, Talk
+from novamart.scenarios.retail_customer import Profile, RetailCustomer, ScriptedCustomer, Talk
 from novamart.scenarios.retail_requests import RetailTask
 from novamart.scenarios.retail_world import World, retail_kernel
-
-
-class RetailCustomer(Protocol):
-    """Who answers the agent: the scripted customer, or a chat model with its contract."""
-
-    def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]: ...
-
-
-class ScriptedCustomer:
-    """The deterministic customer (novamart.scenarios.retail_customer), the reference."""
-
-    def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
-        return scripted.reply(p, talk, agent)
 
 
 @dataclass(frozen=True)

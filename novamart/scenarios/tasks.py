@@ -61,7 +61,8 @@ class TaskSpec(BaseModel):
     tools: tuple[str, ...] = RESOLUTION_TOOLS
     family: str = RESOLUTION
     requests: str = ""
-    """A retail task's request family (rules/retail/world/world.yaml ``requests.families``)."""
+    """A retail task's request family (rules/retail/world/world.yaml ``requests.families``);
+    its tools are its rulebook's (novamart.server.environment.task_tools), not listed here."""
 
     @property
     def is_ticket(self) -> bool:
@@ -119,6 +120,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=20,
             family=RETAIL,
+            tools=(),
             requests="return_some",
             description=(
                 "Retail: a customer with several orders wants some items of a delivered order "
@@ -131,6 +133,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=20,
             family=RETAIL,
+            tools=(),
             requests="exchange_variant",
             description=(
                 "Retail: exchange delivered items for other variants of the same product; a "
@@ -143,6 +146,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=20,
             family=RETAIL,
+            tools=(),
             requests="pending_change",
             description=(
                 "Retail: cancel a pending order (for a listed reason) or change its items (once), "
@@ -154,6 +158,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="hard",
             max_steps=40,
             family=RETAIL,
+            tools=(),
             requests="compound",
             description=(
                 "Retail: two to four requests over the customer's orders in one conversation "
@@ -167,6 +172,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="hard",
             max_steps=25,
             family=RETAIL,
+            tools=(),
             requests="refusal",
             description=(
                 "Retail: requests the policies rule out (wrong order status, a final-sale "

@@ -17,8 +17,8 @@ from novamart.retail import tools
 from novamart.retail.grade import RetailGrade, grade
 from novamart.retail.session import RetailCustomer, RetailSession
 from novamart.scenarios import Mode, TaskSpec
-from novamart.scenarios.retail_customer import profile
-from novamart.scenarios.retail_requests import build_task, settle_all
+from novamart.scenarios.retail_customer import case
+from novamart.scenarios.retail_requests import settle_all
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.server.runs import Ending
 from novamart.tools.base import Result
@@ -33,8 +33,8 @@ class RetailRun:
         customer: RetailCustomer | None = None,
     ) -> None:
         self.task, self.seed = task, seed
-        drawn = build_task(task.requests, seed or 0)
-        self.session = RetailSession.start(drawn, profile(drawn, seed or 0), mode, task.max_steps, customer)
+        drawn, profile = case(task.requests, seed or 0)
+        self.session = RetailSession.start(drawn, profile, mode, task.max_steps, customer)
         self.grade: RetailGrade = self._graded()
 
     def _graded(self) -> RetailGrade:
