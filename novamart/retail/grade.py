@@ -95,9 +95,7 @@ def grade(
     best = plan(task.world, current)
     ending = flatten(final)
     caps: list[tuple[float, str]] = []
-    requests = tuple(
-        _request(i, best, ending, trail) for i in range(len(best.settled))
-    )
+    requests = tuple(_request(i, best, ending, trail) for i in range(len(best.settled)))
     if wrong := [r for r in requests if r.wrong_write]:
         caps.append((HOLD, f"a wrong write: request {wrong[0].number} changed to another value"))
     if extra := _extra(best, ending):
@@ -175,9 +173,7 @@ def _expected(settled: Settled) -> str:
 
 
 def _differences(refs: Iterable[Ref], ending: Fields, optimal: Fields) -> str:
-    return ", ".join(
-        f"{r.label()} {ending.get(r)} (expected {optimal.get(r)})" for r in refs
-    )
+    return ", ".join(f"{r.label()} {ending.get(r)} (expected {optimal.get(r)})" for r in refs)
 
 
 def _extra(best: Plan, ending: Fields) -> frozenset[Ref]:
@@ -248,9 +244,11 @@ def _communication(
     """The communication component, its notes, and the caps it brings (fail closed)."""
     sent = trail.messages
     if not sent:
-        return 0.0, ["communication 0: no message to the customer"], [
-            (HOLD, "no message to the customer")
-        ]
+        return (
+            0.0,
+            ["communication 0: no message to the customer"],
+            [(HOLD, "no message to the customer")],
+        )
     caps: list[tuple[float, str]] = []
     if rude := said.rude(sent):
         caps.append((HOLD, f"a rude message (step {rude[0].step})"))

@@ -29,7 +29,9 @@ from novamart.scenarios.retail_world import World, retail_kernel
 
 _PLACEHOLDER = re.compile(r"\{[^{}]+\}")
 _PARENTHESISED = re.compile(r"\(([^()]+)\)")
-_COMPARED = re.compile(r"(?:==|!=) ([a-z_]+)")
+_COMPARED = re.compile(r"(?:==|!=) ([a-z_]+)\b(?!\.)")
+_GUARD = re.compile(r"\(as [^()]*\)")
+"""The guard a failed test names (``(as payment.method == gift_card)``): when, not why."""
 _FLAG = re.compile(r"\b[a-z]+\.([a-z_]+) is (?:true|false)\b")
 
 
@@ -45,9 +47,7 @@ def names(message: Message, order_id: str) -> bool:
 
 def refusal(messages: Iterable[Message], order_id: str) -> Message | None:
     """The first message naming ``order_id`` that says it cannot be done."""
-    return next(
-        (m for m in messages if names(m, order_id) and REFUSAL_WORDS.search(m.text)), None
-    )
+    return next((m for m in messages if names(m, order_id) and REFUSAL_WORDS.search(m.text)), None)
 
 
 def reported(messages: Iterable[Message], order_id: str, after: int) -> Message | None:
@@ -76,7 +76,7 @@ def cues(reason: str) -> frozenset[str]:
     """What a message may say to convey ``reason`` (lower case, underscores as spaces)."""
     filled = next((m.groups() for p in _templates() if (m := p.match(reason))), (reason,))
     found: set[str] = set()
-    for value in filled:
+    for value in (_GUARD.sub("", v) for v in filled):
         if "." not in value and ":" not in value:
             found.add(value)
         found |= {v for v in _PARENTHESISED.findall(value) if "." not in v or _figure(v)}
