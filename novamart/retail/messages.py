@@ -17,12 +17,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from novamart.kernel.money import cents
 from novamart.language import lexicon_for, read
 from novamart.language.text import normalise, tokenize
 from novamart.retail.diff import Plan
-from novamart.retail.trail import Message
+from novamart.retail.trail import Message, Trail
 from novamart.scenarios.retail_customer import _REFUSED as REFUSAL_WORDS
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -142,3 +143,59 @@ def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: Wor
 def unverifiable(messages: Iterable[Message], allowed: frozenset) -> list[tuple[Message, float]]:
     """Each amount a message states that is not one of ``allowed``."""
     return [(m, a) for m in messages for a in amounts(m.text) if abs(cents(a)) not in allowed]
+
+
+TOLD, WHY = 0.5, 0.5
+"""A refusal's credit: told it cannot be done, and why (a cue of the kernel's reason)."""
+
+
+@dataclass(frozen=True)
+class Communication:
+    score: float
+    notes: tuple[str, ...]
+    unpassable: tuple[str, ...]
+    """Why the messages must keep the episode below the pass mark: none sent, one rude, an
+    amount that cannot be verified."""
+
+
+def communication(
+    best: Plan, plans: Iterable[Plan], world: World, customer_id: str, trail: Trail,
+    *ends: World,
+) -> Communication:  # fmt: skip
+    """The messages of ``trail`` graded for the requests of ``best``: 0 when none was sent,
+    one is rude or one states an amount that none of ``plans`` (on ``world``) nor the
+    customer's balances at the start or at ``ends`` give; else the mean of each request's
+    credit (reported when carried out; told and why when declined or refused)."""
+    sent = trail.messages
+    if not sent:
+        return Communication(0.0, (), ("no message to the customer",))
+    unpassable = [f"a rude message (step {m.step})" for m in rude(sent)[:1]]
+    allowed = verifiable(plans, world, customer_id, *ends)
+    unpassable += [
+        f"an amount no kernel computation gives: {amount:.2f} (step {m.step})"
+        for m, amount in unverifiable(sent, allowed)[:1]
+    ]
+    if unpassable:
+        return Communication(0.0, (), tuple(unpassable))
+    credits, notes = [], []
+    for number, settled in enumerate(best.settled, 1):
+        credit, lacks = _credit(settled, trail)
+        credits.append(credit)
+        notes += [f"request {number}: {lacks}"] if lacks else []
+    return Communication(sum(credits) / len(credits) if credits else 1.0, tuple(notes), ())
+
+
+def _credit(settled: Settled, trail: Trail) -> tuple[float, str]:
+    """One request's communication credit, and what it lacks."""
+    order_id = settled.request.order_id
+    if settled.status == "carried out":
+        writes = [s.step for s in trail.steps
+                  if s.kind == "write" and s.carried_out and s.order_id == order_id]  # fmt: skip
+        if writes and reported(trail.messages, order_id, max(writes)):
+            return 1.0, ""
+        return 0.0, f"no message after its write names {order_id}"
+    told = refusal(trail.messages, order_id) is not None
+    why = not settled.reasons or conveys(trail.messages, settled) is not None
+    lacks = [] if told else [f"no message says {order_id} cannot be done"]
+    lacks += [] if why else ["no message conveys the kernel's reason"]
+    return TOLD * told + WHY * why, "; ".join(lacks)
