@@ -10,6 +10,12 @@
 - Every amount of money a message states must be one the kernel computes for the requests
   (as first asked and as finally wanted): a write's amount, the prices it adds up, a figure
   its reasons give, a balance before or after. Any other amount cannot be verified.
+
+The communication component (``communication``) is 0 when no message was sent, one is rude or
+one states an amount that cannot be verified (each also keeps the episode below the pass mark);
+else the mean over the requests of: 1 for one carried out when a message after its write names
+its order; for one declined or refused, ``TOLD`` when the customer was told it cannot be done
+and ``WHY`` when a message conveys the kernel's reason.
 """
 
 from __future__ import annotations
