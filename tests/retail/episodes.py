@@ -11,6 +11,7 @@ from novamart.kernel.declared import Call
 from novamart.retail.diff import plan
 from novamart.retail.messages import verifiable
 from novamart.retail.trail import Message, Step, Trail
+from novamart.scenarios import retail_customer as scripted
 from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle, settle_all
 from novamart.scenarios.retail_world import World
 
@@ -242,3 +243,76 @@ ATTACKS: dict[str, Attack] = {
     "an amount nobody computed": claimed_amount,
     "an insult": insult,
 }
+
+
+def proposal(settled: Settled) -> str:
+    """The details of one write, listed for the customer's yes (every detail it checks)."""
+    request = settled.request
+    parts = [f"on order {request.order_id}, {request.call.resolution.replace('_', ' ')}"]
+    if request.item_ids:
+        parts.append(f"items {', '.join(request.item_ids)}")
+    if request.targets:
+        parts.append(f"for variants {', '.join(v for _, v in request.targets)}")
+    if address := request.call.arguments.get("address"):
+        parts.append(f"to {address}")
+    if settled.amount:
+        parts.append(f"for ${abs(settled.amount):.2f}")
+    if payment := request.call.arguments.get("payment_method_id"):
+        parts.append(f"with payment method {payment}")
+    return f"To confirm: {', '.join(parts)}. Shall I proceed?"
+
+
+PROPOSALS = 2
+"""A change of mind takes a second proposal; a third would be the agent's mistake."""
+
+
+class Conversation(NamedTuple):
+    current: tuple[Request, ...]
+    final: World
+    trail: Trail
+    closed: bool
+
+
+def converse(t: RetailTask, seed: int) -> Conversation | None:
+    """A perfect agent talking with the scripted customer (novamart.scenarios.retail_customer):
+    it asks who the customer is; per request, as the kernel decides it on the world so far,
+    lists a write's details until the customer says yes (following a change of mind), carries
+    it out and reports it; it explains the refusals last (the customer takes a message naming
+    an order as the outcome of every open request on it). None when the customer mixes up two
+    requests on one order (novamart.scenarios.retail_customer reads them by the order named):
+    it takes a report of one for both, or a proposal of one for the other."""
+    p = scripted.profile(t, seed)
+    talk = scripted.start(p)
+    world, writer = t.world, Writer(t.customer_id)
+
+    def say(text: str) -> str:
+        nonlocal talk
+        writer.say(text)
+        talk, answer = scripted.reply(p, talk, text)
+        return answer
+
+    say("Hello! To verify who you are, could you tell me your email address?")
+    writer.identified().read()
+    refusals = []
+    for i in range(len(talk.current)):
+        for _ in range(PROPOSALS):
+            settled, after = settle(world, talk.current[i])
+            if settled.status != "carried out":
+                refusals.append(settled)
+                break
+            if talk.outcomes[i] != "open":
+                return None  # an earlier report on its order was taken for this one too
+            changed = talk.changed
+            if p.yes in say(proposal(settled)):
+                writer.confirmed().write(settled.request)
+                world = after
+                say(report(settled))
+                break
+            if talk.changed == changed:
+                return None  # it took the proposal for another request on the same order
+            # a change of mind: propose the request as it is now
+    for settled in refusals:
+        if settled.optimum == "escalate":
+            writer.write(settled.request, resolution="escalate")
+        say(report(settled))
+    return Conversation(talk.current, world, writer.trail, talk.closed)

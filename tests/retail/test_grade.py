@@ -21,6 +21,7 @@ from tests.retail.episodes import (
     Writer,
     call,
     carried,
+    converse,
     ending,
     perfect,
 )
@@ -28,6 +29,7 @@ from tests.retail.episodes import (
 FAMILIES = tuple(world_spec()["requests"]["families"])
 SEEDS = range(100)
 ATTACK_SEEDS = range(40)
+TALK_SEEDS = range(30)
 CAUSES = {
     "nothing done, a polite message": "request(s) not right",
     "one extra write (another item returned)": "an extra write",
@@ -288,3 +290,19 @@ def test_the_plan_replays_the_tasks_optimum():
         for s, touches in zip(best.settled, best.touches, strict=True):
             assert bool(touches) == (s.status == "carried out"), s
             assert {r.customer_id for r in touches} <= {t.customer_id}
+
+
+def test_a_perfect_conversation_with_the_scripted_customer_scores_one():
+    """The grader and the customer agree: an agent the customer says yes to and ends the
+    conversation with, satisfied, scores 1.000, after a change of mind too."""
+    talked = changed = 0
+    for t in tasks(TALK_SEEDS):
+        c = converse(t, t.seed)
+        if c is None:
+            assert t.family == "compound", t.seed  # two requests on one order
+            continue
+        g = grade(t, c.current, c.final, c.trail, c.closed)
+        assert c.closed and g.score == 1.0, g.reveal()
+        talked += 1
+        changed += c.current != t.requests
+    assert talked >= 0.9 * len(FAMILIES) * len(TALK_SEEDS) and changed >= 5
