@@ -28,7 +28,7 @@ from tests.retail.episodes import (
 
 FAMILIES = tuple(world_spec()["requests"]["families"])
 SEEDS = range(100)
-ATTACK_SEEDS = range(40)
+ATTACK_SEEDS = range(30)
 TALK_SEEDS = range(30)
 CAUSES = {
     "nothing done, a polite message": "request(s) not right",
@@ -306,3 +306,27 @@ def test_a_perfect_conversation_with_the_scripted_customer_scores_one():
         talked += 1
         changed += c.current != t.requests
     assert talked >= 0.9 * len(FAMILIES) * len(TALK_SEEDS) and changed >= 5
+
+
+def test_a_yes_stands_through_a_refused_write():
+    """The gate refusing a write uses up no yes (the kernel resets it only with effects)."""
+    t = next(x for x in tasks(SEEDS, ("return_some",)) if carried(x))
+    s = t.settled[0]
+    writer = Writer(t.customer_id).identified().read().confirmed()
+    writer.write(s.request, carried_out=False).write(s.request).say("Order "
+                 f"{s.request.order_id} has been processed for ${s.amount:.2f}.")  # fmt: skip
+    assert graded(t, Episode(t.final, writer.trail)).score == 1.0
+
+
+def test_the_reveal_tells_a_write_not_made_from_a_wrong_one():
+    cancel = ATTACKS["a wrong write (cancel instead of modify)"]
+    t, episode = next(
+        (x, e)
+        for x in tasks(SEEDS, ("pending_change",))
+        if x.settled[0].optimum == "modify_items" and (e := cancel(x)) is not None
+    )
+    wrong = graded(t, episode)
+    assert "happened: changed otherwise: " in wrong.requests[0].line()
+    assert any("a wrong write" in n for n in wrong.notes)
+    missed = graded(t, ATTACKS["nothing done, a polite message"](t))
+    assert "happened: not carried out: " in missed.requests[0].line()
