@@ -21,6 +21,7 @@ and ``WHY`` when a message conveys the kernel's reason.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -117,20 +118,24 @@ def amounts(text: str) -> list[float]:
 
 def _figures(settled: Settled, world: World) -> Iterator[float]:
     """The amounts the kernel computes for one request: its amount, the prices it adds up
-    (each item's, the variant's asked for, their difference), the figures its reasons give."""
+    (each item's named, or the whole order's when it names none; the variant's asked for, the
+    difference), the figures its reasons give and the gap between a failed test's two sides
+    (a gift card's shortfall)."""
     if settled.amount is not None:
         yield settled.amount
     request = settled.request
     order = world.owner_of(request.order_id).order(request.order_id)
     targets = dict(request.targets)
     for item in order.items:
-        if item.item_id in request.item_ids:
+        if item.item_id in request.item_ids or not request.item_ids:
             yield item.price
             if item.item_id in targets:
                 new = world.variant(targets[item.item_id]).price
                 yield from (new, new - item.price)
     for reason in settled.reasons:
-        yield from amounts(reason)
+        figures = amounts(reason)
+        yield from figures
+        yield from (a - b for a, b in itertools.pairwise(figures))
 
 
 def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: World) -> frozenset:

@@ -11,7 +11,7 @@ import pytest
 
 from novamart.retail.diff import flatten, plan
 from novamart.retail.grade import HOLD, OTHERS, PASS, RetailGrade, grade
-from novamart.retail.messages import cues
+from novamart.retail.messages import amounts, cues
 from novamart.retail.trail import Message
 from novamart.scenarios.retail_requests import RetailTask, build_task, settle_all
 from novamart.scenarios.retail_world import world_spec
@@ -330,3 +330,18 @@ def test_the_reveal_tells_a_write_not_made_from_a_wrong_one():
     assert any("a wrong write" in n for n in wrong.notes)
     missed = graded(t, ATTACKS["nothing done, a polite message"](t))
     assert "happened: not carried out: " in missed.requests[0].line()
+
+
+def test_a_gift_cards_shortfall_may_be_stated():
+    """A figure the kernel's reason implies (what the card lacks) is verifiable."""
+    t = next(
+        x
+        for x in tasks(SEEDS, ("exchange_variant",))
+        if x.settled[0].optimum == "escalate" and "gift card" in x.settled[0].reasons[0]
+    )
+    s = t.settled[0]
+    balance, needed = amounts(s.reasons[0])[:2]
+    writer = Writer(t.customer_id, perfect(t))
+    writer.say(f"Order {s.request.order_id}: the card is ${needed - balance:.2f} short of "
+               f"${needed:.2f}, so it cannot pay the difference.")  # fmt: skip
+    assert graded(t, Episode(t.final, writer.trail)).score == 1.0
