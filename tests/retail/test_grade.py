@@ -181,7 +181,7 @@ def test_a_refused_attempt_before_the_right_write_scores_the_same():
         right = graded(t, Episode(t.final, perfect(t)))
         assert graded(t, Episode(t.final, writer.trail)) == right
         seen += 1
-    assert seen >= 100
+    assert seen >= 75
 
 
 def test_a_refusal_not_explained_is_not_right():
