@@ -59,8 +59,9 @@ def refusal(messages: Iterable[Message], order_id: str) -> Message | None:
 
 
 def reported(messages: Iterable[Message], order_id: str, after: int) -> Message | None:
-    """The first message after step ``after`` that names ``order_id``."""
-    return next((m for m in messages if m.step > after and names(m, order_id)), None)
+    """The first message naming ``order_id`` sent at step ``after`` or later (a message in
+    the same step as the write comes from the same call, after it)."""
+    return next((m for m in messages if m.step >= after and names(m, order_id)), None)
 
 
 @functools.cache
