@@ -55,7 +55,7 @@ Fields = dict[Ref, Any]
 
 @functools.cache
 def _names(kind: type) -> tuple[str, ...]:
-    """The fields of a record type that a write may change (not its key, not its records)."""
+    """The fields of a record type compared (not its key, nor the records it holds)."""
     return tuple(f.name for f in dataclasses.fields(kind) if f.name not in NESTED | IDENTITY)
 
 
