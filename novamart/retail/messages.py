@@ -14,8 +14,10 @@
 The communication component (``communication``) is 0 when no message was sent, one is rude or
 one states an amount that cannot be verified (each also keeps the episode below the pass mark);
 else the mean over the requests of: 1 for one carried out when a message after its write names
-its order; for one declined or refused, ``TOLD`` when the customer was told it cannot be done
-and ``WHY`` when a message conveys the kernel's reason.
+its order (0, and below the pass mark, when that report says it cannot be done and reports
+nothing done: the customer was told the opposite of what happened); for one declined or
+refused, ``TOLD`` when the customer was told it cannot be done and ``WHY`` when a message
+conveys the kernel's reason.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from novamart.language import lexicon_for, read
 from novamart.language.text import normalise, tokenize
 from novamart.retail.diff import Plan
 from novamart.retail.trail import Message, Trail
+from novamart.scenarios.retail_customer import _DONE as DONE_WORDS
 from novamart.scenarios.retail_customer import _REFUSED as REFUSAL_WORDS
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -167,7 +170,7 @@ class Communication:
     notes: tuple[str, ...]
     unpassable: tuple[str, ...]
     """Why the messages must keep the episode below the pass mark: none sent, one rude, an
-    amount that cannot be verified."""
+    amount that cannot be verified, a write carried out reported as not possible."""
 
 
 def communication(
@@ -187,27 +190,32 @@ def communication(
         f"an amount no kernel computation gives: {amount:.2f} (step {m.step})"
         for m, amount in unverifiable(sent, allowed)[:1]
     ]
-    if unpassable:
-        return Communication(0.0, (), tuple(unpassable))
     credits, notes = [], []
     for number, settled in enumerate(best.settled, 1):
-        credit, lacks = _credit(settled, trail)
+        credit, lacks, denied = _credit(settled, trail)
         credits.append(credit)
         notes += [f"request {number}: {lacks}"] if lacks else []
+        unpassable += [f"request {number}: {lacks}"] if denied else []
+    if unpassable:
+        return Communication(0.0, (), tuple(unpassable))
     return Communication(sum(credits) / len(credits) if credits else 1.0, tuple(notes), ())
 
 
-def _credit(settled: Settled, trail: Trail) -> tuple[float, str]:
-    """One request's communication credit, and what it lacks."""
+def _credit(settled: Settled, trail: Trail) -> tuple[float, str, bool]:
+    """One request's communication credit, what it lacks, and whether the customer was told a
+    write carried out cannot be done (its report denies it)."""
     order_id = settled.request.order_id
     if settled.status == "carried out":
         writes = [s.step for s in trail.steps
                   if s.kind == "write" and s.carried_out and s.order_id == order_id]  # fmt: skip
-        if writes and reported(trail.messages, order_id, max(writes)):
-            return 1.0, ""
-        return 0.0, f"no message after its write names {order_id}"
+        report = reported(trail.messages, order_id, max(writes)) if writes else None
+        if report is None:
+            return 0.0, f"no message after its write names {order_id}", False
+        if REFUSAL_WORDS.search(report.text) and not DONE_WORDS.search(report.text):
+            return 0.0, f"its report (step {report.step}) says it cannot be done", True
+        return 1.0, "", False
     told = refusal(trail.messages, order_id) is not None
     why = not settled.reasons or conveys(trail.messages, settled) is not None
     lacks = [] if told else [f"no message says {order_id} cannot be done"]
     lacks += [] if why else ["no message conveys the kernel's reason"]
-    return TOLD * told + WHY * why, "; ".join(lacks)
+    return TOLD * told + WHY * why, "; ".join(lacks), False

@@ -345,3 +345,12 @@ def test_a_gift_cards_shortfall_may_be_stated():
     writer.say(f"Order {s.request.order_id}: the card is ${needed - balance:.2f} short of "
                f"${needed:.2f}, so it cannot pay the difference.")  # fmt: skip
     assert graded(t, Episode(t.final, writer.trail)).score == 1.0
+
+
+def test_a_write_carried_out_reported_as_impossible_never_passes():
+    t = next(x for x in tasks(SEEDS, ("return_some",)) if carried(x))
+    s = t.settled[0]
+    writer = Writer(t.customer_id).identified().read().confirmed().write(s.request)
+    writer.say(f"I'm sorry, order {s.request.order_id} cannot be returned.")
+    g = graded(t, Episode(t.final, writer.trail))
+    assert g.score <= HOLD and any("says it cannot be done" in n for n in g.notes)
