@@ -12,13 +12,21 @@ while a request is neither settled nor refused.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from novamart.kernel.declared import Call
-from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle
+from novamart.scenarios.retail_requests import (
+    Request,
+    RetailTask,
+    Settled,
+    build_task,
+    settle,
+    settle_all,
+)
 from novamart.scenarios.retail_world import Customer, World, retail_kernel
 
 CHANGE_OF_MIND = 0.3
@@ -116,16 +124,32 @@ class Talk:
         return [i for i, o in enumerate(self.outcomes) if o == "open"]
 
 
+CASES_KEPT = 1024
+"""How many (task, profile) pairs ``case`` keeps (each is immutable)."""
+
+
+def case(family: str, seed: int) -> tuple[RetailTask, Profile]:
+    """What a reset needs: case ``seed`` of ``family`` and its customer. Both are pure
+    functions of (family, seed, rulebook version), so they are drawn once per such key and
+    then kept (bounded): a reset of a case seen before is a lookup, a new one a draw."""
+    return _case(family, seed, retail_kernel().version)
+
+
+@functools.lru_cache(maxsize=CASES_KEPT)
+def _case(family: str, seed: int, version: str) -> tuple[RetailTask, Profile]:
+    task = build_task(family, seed)
+    return task, profile(task, seed)
+
+
 def profile(task: RetailTask, seed: int) -> Profile:
     """The customer of ``task``, its seeded habits drawn from ``seed``."""
     rng = random.Random(f"retail-customer:{task.family}:{task.seed}:{seed}")
     changer = rng.randrange(len(task.settled)) if rng.random() < CHANGE_OF_MIND else None
-    wishes, state = [], task.world
+    wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
-        amount = None if changed is None else _write_amount(settle(state, changed)[0])
+        amount = None if changed is None else _changed_amount(task, i, changed)
         wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
-        state = settle(state, settled.request)[1]
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
     if others and rng.random() < ACTS_FOR_OTHER:
@@ -140,6 +164,13 @@ def profile(task: RetailTask, seed: int) -> Profile:
         other=other,
         yes=words[0].capitalize() + ".",
     )
+
+
+def _changed_amount(task: RetailTask, number: int, changed: Request) -> float | None:
+    """The amount of request ``number`` as changed, on the world the requests before it left
+    (only those are settled again: a profile costs a decision only when the mind changes)."""
+    state = settle_all(task.world, task.requests[:number])[1]
+    return _write_amount(settle(state, changed)[0])
 
 
 def _write_amount(settled: Settled) -> float | None:
@@ -219,7 +250,14 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     if _ASKS_YES.search(agent):
         talk, answer = _on_proposal(p, talk, agent)
         said += answer
-    if p.other is not None and talk.identified and not talk.asked_other and talk.turn >= 2:
+    agreed = said[-1:] == [p.yes]  # a yes stands alone: what else it says would hedge it
+    if (
+        p.other is not None
+        and talk.identified
+        and not talk.asked_other
+        and talk.turn >= 2
+        and not agreed
+    ):
         said.append(
             f"Oh, and could you also cancel order {p.other.order_id}? It's {p.other.name}'s, "
             "they asked me to sort it out."
@@ -228,6 +266,19 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     if not said:
         said.append(f"Can we get back to this: {describe(p.world, talk.current[talk.open()[0]])}?")
     return talk, " ".join(said)
+
+
+class RetailCustomer(Protocol):
+    """What a retail session talks to: the deterministic customer or the LLM one, alike."""
+
+    def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]: ...
+
+
+class ScriptedCustomer:
+    """The deterministic customer (``reply``) behind the session's customer interface."""
+
+    def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
+        return reply(p, talk, agent)
 
 
 def _identity(p: Profile, agent: str) -> str:
@@ -242,19 +293,33 @@ def _identity(p: Profile, agent: str) -> str:
 
 
 def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
-    """Requests the agent's message reports done or refused (its order named with the words)."""
+    """Requests the agent's message reports done or refused (its order named with the words):
+    one per order named, the one it speaks of most (its items, then its resolution's words),
+    so a report on one request of an order does not settle another on the same order."""
     outcomes = list(talk.outcomes)
-    heard = []
+    heard: list[str] = []
+    if _ASKS_YES.search(agent):
+        return talk, heard
+    on_order: dict[str, list[int]] = {}
     for i in talk.open():
-        if talk.current[i].order_id not in agent or _ASKS_YES.search(agent):
-            continue
+        if talk.current[i].order_id in agent:
+            on_order.setdefault(talk.current[i].order_id, []).append(i)
+    for order_id, named in on_order.items():
+        i = max(named, key=lambda j: _spoken_of(talk.current[j], agent))
         if _REFUSED.search(agent):
             outcomes[i] = "refused"
-            heard.append(f"That's a shame about {talk.current[i].order_id}, but I understand.")
+            heard.append(f"That's a shame about {order_id}, but I understand.")
         elif _DONE.search(agent):
             outcomes[i] = "settled"
             heard.append("Great, thank you.")
     return replace(talk, outcomes=tuple(outcomes)), heard
+
+
+def _spoken_of(request: Request, agent: str) -> tuple[int, int]:
+    """How much ``agent`` speaks of ``request``: its items named, its resolution's words."""
+    lowered = agent.lower()
+    words = set(request.call.resolution.split("_")) - {"items", "order"}
+    return sum(i in agent for i in request.item_ids), sum(w in lowered for w in words)
 
 
 def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:

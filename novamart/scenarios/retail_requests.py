@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts
@@ -234,15 +234,17 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
     draw = _Drawer(f"retail:{seed}:{family}", family_spec, spec, shape, rules_dir)
     people = sorted(c.customer_id for c in world.customers)
     rng.shuffle(people)
-    customer_id = next((c for c in people if draw.pool(world, c, 0, wanted[0])[1]), people[0])
+    customer_id, first = _first_fitting(draw, world, people, wanted[0])
     state, settled, used = world, [], set()
     for number, wants_refusal in enumerate(wanted):
-        pool, _ = draw.pool(state, customer_id, number, wants_refusal)
-        if not pool:
+        found = (
+            first
+            if number == 0
+            else draw.choose(state, customer_id, number, wants_refusal, used)[0]
+        )
+        if found is None:
             continue
-        found = pool[rng.choice(sorted(pool))]
-        fresh = [o for o in found if o[0].request.order_id not in used]
-        chosen, state = rng.choice(fresh or found)
+        chosen, state = found
         used.add(chosen.request.order_id)
         settled.append(chosen)
     return RetailTask(
@@ -256,11 +258,24 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
 
 
 Option = tuple[Settled, World]
+OUTCOMES: tuple[Status, ...] = get_args(Status)
+
+
+def _first_fitting(
+    draw: _Drawer, world: World, people: list[str], wants_refusal: bool
+) -> tuple[str, Option | None]:
+    """The first of ``people`` whose orders give the first request the outcome drawn for it
+    (else the first of them), with that request as drawn: found once, kept for the task."""
+    for customer_id in people:
+        found, fits = draw.choose(world, customer_id, 0, wants_refusal, set())
+        if fits:
+            return customer_id, found
+    return people[0], draw.choose(world, people[0], 0, wants_refusal, set())[0]
 
 
 @dataclass(frozen=True)
 class _Drawer:
-    """Draws the candidate requests of one request of a task, each with its optimum."""
+    """Draws one request of a task among its candidates, deciding only the ones it must."""
 
     stream: str
     family: dict[str, Any]
@@ -268,27 +283,44 @@ class _Drawer:
     shape: dict[str, Any]
     rules_dir: Path
 
-    def pool(
-        self, state: World, customer_id: str, number: int, wants_refusal: bool
-    ) -> tuple[dict[tuple[str, str], list[Option]], bool]:
-        """Per resolution and outcome, the candidates whose outcome is the one wanted (granted
-        or not), and True; when none is, every candidate and False. Grouped by outcome too, so
-        a refusal is as often a shortfall (refused) as a status gate (declined)."""
-        options: dict[tuple[str, str], list[Option]] = {}
-        for resolution in self.family["resolutions"]:
-            for order in state.customer(customer_id).orders:
-                rng = random.Random(f"{self.stream}:{number}:{resolution}:{order.order_id}")
-                request = self.request(state, customer_id, order, resolution, rng)
-                if request is not None:
-                    option = settle(state, request, self.rules_dir)
-                    options.setdefault((resolution, option[0].status), []).append(option)
+    def choose(
+        self, state: World, customer_id: str, number: int, wants_refusal: bool, used: set[str]
+    ) -> tuple[Option | None, bool]:
+        """Request ``number`` and its optimum, and True when its outcome is one wanted (granted;
+        for a refusal, one of the family's refusals); when no candidate has one, drawn the same
+        way among every outcome, and False. The (resolution, outcome) pairs wanted are tried in
+        a seeded order and the first that some candidate has wins (uniform over the pairs that
+        have one: a refusal is as often a shortfall, refused, as a status gate, declined); in
+        it, the first candidate in a seeded order of the orders, those no earlier request named
+        first. A candidate is decided only when the draw reaches it (a reset's few ms)."""
+        rng = random.Random(f"{self.stream}:{number}:draw")
+        orders = {o.order_id: o for o in state.customer(customer_id).orders}
+        decided: dict[tuple[str, str], Option | None] = {}
+
+        def candidate(resolution: str, order_id: str) -> Option | None:
+            if (resolution, order_id) not in decided:
+                seeded = random.Random(f"{self.stream}:{number}:{resolution}:{order_id}")
+                request = self.request(state, customer_id, orders[order_id], resolution, seeded)
+                decided[resolution, order_id] = (
+                    None if request is None else settle(state, request, self.rules_dir)
+                )
+            return decided[resolution, order_id]
+
+        def first(outcomes: Iterable[str]) -> Option | None:
+            pairs = [(r, o) for r in self.family["resolutions"] for o in outcomes]
+            rng.shuffle(pairs)
+            for resolution, outcome in pairs:
+                ids = list(orders)
+                rng.shuffle(ids)
+                for order_id in sorted(ids, key=lambda i: i in used):
+                    found = candidate(resolution, order_id)
+                    if found is not None and found[0].status == outcome:
+                        return found
+            return None
+
         refusals = self.family.get("refusals", ("declined", "refused"))
-        fitting = {
-            k: v
-            for k, v in options.items()
-            if (k[1] in refusals if wants_refusal else k[1] == "carried out")
-        }
-        return (fitting, True) if fitting else (options, False)
+        found = first(refusals if wants_refusal else ("carried out",))
+        return (found, True) if found is not None else (first(OUTCOMES), False)
 
     def request(
         self, world: World, customer_id: str, order: Order, resolution: str, rng: random.Random

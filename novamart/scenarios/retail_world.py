@@ -135,15 +135,28 @@ class World:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-@functools.cache
+WORLDS_KEPT = 256
+"""How many worlds ``build_world`` keeps (a world is immutable; each family of a seed shares it)."""
+
+
 def retail_kernel(rules_dir: Path = RETAIL_DIR) -> PolicyKernel:
-    """The retail rulebook (rules/retail by default), loaded once per folder."""
+    """The retail rulebook (rules/retail by default), loaded once per folder (however the
+    folder is passed: ``retail_kernel()`` and ``retail_kernel(RETAIL_DIR)`` are one kernel)."""
+    return _kernel(rules_dir)
+
+
+@functools.cache
+def _kernel(rules_dir: Path) -> PolicyKernel:
     return PolicyKernel(rules_dir)
 
 
-@functools.cache
 def world_spec(rules_dir: Path = RETAIL_DIR) -> dict[str, Any]:
-    """world.yaml, checked against the facts it speaks of."""
+    """world.yaml, checked against the facts it speaks of (read once per folder)."""
+    return _world_spec(rules_dir)
+
+
+@functools.cache
+def _world_spec(rules_dir: Path) -> dict[str, Any]:
     spec = yaml.safe_load((rules_dir / WORLD_FILE).read_text())
     schema = retail_kernel(rules_dir).rulebook.facts
     order_statuses = _field(schema, "order", "status").values or ()
@@ -163,7 +176,12 @@ def _field(schema: FactSchema, kind: str, name: str) -> FieldSpec:
 
 def build_world(seed: int, rules_dir: Path = RETAIL_DIR) -> World:
     """The retail world of ``seed`` (an int >= 0) under the rules of ``rules_dir``; the same
-    on every machine."""
+    on every machine. Kept per (seed, folder, rulebook version): drawn once, then shared."""
+    return _world(seed, rules_dir, retail_kernel(rules_dir).version)
+
+
+@functools.lru_cache(maxsize=WORLDS_KEPT)
+def _world(seed: int, rules_dir: Path, version: str) -> World:
     return _Builder(seed, rules_dir).world()
 
 

@@ -1,0 +1,64 @@
+"""A retail reset's case (issue 20: reset <= 5 ms, the world of one seed the same everywhere):
+``case(family, seed)`` is the task and its customer, drawn once and then kept."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from novamart.scenarios.retail_customer import (
+    ScriptedCustomer,
+    case,
+    opening,
+    profile,
+    reply,
+    start,
+)
+from novamart.scenarios.retail_requests import build_task
+from novamart.scenarios.retail_world import build_world
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_case_is_the_task_and_its_customer_drawn_afresh() -> None:
+    task, p = case("compound", 5)
+    fresh = build_task("compound", 5)
+    assert task.requests == fresh.requests and task.customer_id == fresh.customer_id
+    assert task.final.digest() == fresh.final.digest()
+    assert p == profile(fresh, 5)
+
+
+def test_a_case_seen_before_is_kept_not_drawn_again() -> None:
+    first = case("refusal", 3)
+    assert case("refusal", 3) is first
+    assert case("refusal", 4) is not first
+
+
+def test_the_families_of_a_seed_share_its_world() -> None:
+    worlds = {id(case(f, 8)[0].world) for f in ("return_some", "pending_change", "compound")}
+    assert worlds == {id(build_world(8))}
+
+
+def test_a_case_does_not_depend_on_hash_order() -> None:
+    code = (
+        "from novamart.scenarios.retail_customer import case, opening\n"
+        "for f in ('exchange_variant', 'compound'):\n"
+        "    t, p = case(f, 2)\n"
+        "    print(t.world.digest(), t.final.digest(), t.signature(), opening(p))"
+    )
+    outputs = set()
+    for hash_seed in ("5", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
+
+
+def test_the_scripted_customer_is_the_reply_function() -> None:
+    p = case("exchange_variant", 1)[1]
+    message = f"Could you give me your email? {opening(p)}"
+    assert ScriptedCustomer().reply(p, start(p), message) == reply(p, start(p), message)
