@@ -13,11 +13,12 @@
 
 The communication component (``communication``) is 0 when no message was sent, one is rude or
 one states an amount that cannot be verified (each also keeps the episode below the pass mark);
-else the mean over the requests of: 1 for one carried out when a message after its write names
-its order (0, and below the pass mark, when that report says it cannot be done and reports
-nothing done: the customer was told the opposite of what happened); for one declined or
-refused, ``TOLD`` when the customer was told it cannot be done and ``WHY`` when a message
-conveys the kernel's reason.
+else the mean over the requests of: 1 for one carried out when a message after its write (the
+last of its resolution on its order) names its order (0, and below the pass mark, when that
+report says it cannot be done and reports nothing done: the customer was told the opposite of
+what happened); for one declined or refused, ``TOLD`` when the customer was told it cannot be
+done and ``WHY`` when a message conveys the kernel's reason (told without it: below the pass
+mark, as the rulebook's decline says the customer is told why).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ _PARENTHESISED = re.compile(r"\(([^()]+)\)")
 _COMPARED = re.compile(r"(?:==|!=) ([a-z_]+)\b(?!\.)")
 _GUARD = re.compile(r"\(as [^()]*\)")
 """The guard a failed test names (``(as payment.method == gift_card)``): when, not why."""
+_KIND = re.compile(r"_\d+$")
+"""The number of an identifier (``paypal_1214643``): without it, its kind (``paypal``)."""
 _FLAG = re.compile(r"\b[a-z]+\.([a-z_]+) is (?:true|false)\b")
 
 
@@ -90,7 +93,7 @@ def cues(reason: str) -> frozenset[str]:
     found: set[str] = set()
     for value in (_GUARD.sub("", v) for v in filled):
         if "." not in value and ":" not in value:
-            found.add(value)
+            found |= {value, _KIND.sub("", value)}
         found |= {v for v in _PARENTHESISED.findall(value) if "." not in v or _figure(v)}
         found |= set(_COMPARED.findall(value))
         found |= {name.removeprefix("new_") for name in _FLAG.findall(value)}
@@ -170,7 +173,8 @@ class Communication:
     notes: tuple[str, ...]
     unpassable: tuple[str, ...]
     """Why the messages must keep the episode below the pass mark: none sent, one rude, an
-    amount that cannot be verified, a write carried out reported as not possible."""
+    amount that cannot be verified, a write carried out reported as not possible, a refusal
+    told without its reason."""
 
 
 def communication(
@@ -184,30 +188,32 @@ def communication(
     sent = trail.messages
     if not sent:
         return Communication(0.0, (), ("no message to the customer",))
-    unpassable = [f"a rude message (step {m.step})" for m in rude(sent)[:1]]
     allowed = verifiable(plans, world, customer_id, *ends)
-    unpassable += [
+    failed = [f"a rude message (step {m.step})" for m in rude(sent)[:1]] + [
         f"an amount no kernel computation gives: {amount:.2f} (step {m.step})"
         for m, amount in unverifiable(sent, allowed)[:1]
     ]
-    credits, notes = [], []
+    if failed:  # fail closed: nothing the messages say earns anything
+        return Communication(0.0, (), tuple(failed))
+    credits, notes, unpassable = [], [], []
     for number, settled in enumerate(best.settled, 1):
-        credit, lacks, denied = _credit(settled, trail)
+        credit, lacks, blocking = _credit(settled, trail)
         credits.append(credit)
-        notes += [f"request {number}: {lacks}"] if lacks else []
-        unpassable += [f"request {number}: {lacks}"] if denied else []
-    if unpassable:
-        return Communication(0.0, (), tuple(unpassable))
-    return Communication(sum(credits) / len(credits) if credits else 1.0, tuple(notes), ())
+        (unpassable if blocking else notes).extend([f"request {number}: {lacks}"] if lacks else [])
+    score = sum(credits) / len(credits) if credits else 1.0
+    return Communication(score, tuple(notes), tuple(unpassable))
 
 
 def _credit(settled: Settled, trail: Trail) -> tuple[float, str, bool]:
-    """One request's communication credit, what it lacks, and whether the customer was told a
-    write carried out cannot be done (its report denies it)."""
+    """One request's communication credit, what it lacks, and whether that must keep the
+    episode below the pass mark: a write carried out reported as not possible, or a refusal
+    told without the kernel's reason (a refusal is explained, or it is a guess that happened
+    to be right). A refusal not told at all is the outcome's (the request is not right)."""
     order_id = settled.request.order_id
     if settled.status == "carried out":
-        writes = [s.step for s in trail.steps
-                  if s.kind == "write" and s.carried_out and s.order_id == order_id]  # fmt: skip
+        resolution = settled.request.call.resolution
+        writes = [s.step for s in trail.steps if s.kind == "write" and s.carried_out
+                  and s.order_id == order_id and s.resolution == resolution]  # fmt: skip
         report = reported(trail.messages, order_id, max(writes)) if writes else None
         if report is None:
             return 0.0, f"no message after its write names {order_id}", False
@@ -218,4 +224,4 @@ def _credit(settled: Settled, trail: Trail) -> tuple[float, str, bool]:
     why = not settled.reasons or conveys(trail.messages, settled) is not None
     lacks = [] if told else [f"no message says {order_id} cannot be done"]
     lacks += [] if why else ["no message conveys the kernel's reason"]
-    return TOLD * told + WHY * why, "; ".join(lacks), False
+    return TOLD * told + WHY * why, "; ".join(lacks), told and not why

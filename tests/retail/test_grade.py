@@ -195,7 +195,7 @@ def test_a_refusal_not_explained_is_not_right():
         assert g.score <= HOLD and not any(r.right for r in g.requests), g.reveal()
 
 
-def test_a_refusal_told_without_its_reason_costs_communication():
+def test_a_refusal_told_without_its_reason_never_passes():
     t = next(x for x in tasks(SEEDS, ("refusal",)) if len(x.settled) == 1)
     s = t.settled[0]
     assert s.reasons and cues(s.reasons[0])
@@ -204,8 +204,8 @@ def test_a_refusal_told_without_its_reason_costs_communication():
         writer.write(s.request, resolution="escalate")
     writer.say(f"I'm sorry, order {s.request.order_id} cannot be changed.")
     g = graded(t, Episode(t.final, writer.trail))
-    assert g.requests[0].right
-    assert g.components["communication"] == 0.5 and g.score == 0.9
+    assert g.requests[0].right and g.components["communication"] == 0.5
+    assert g.score == HOLD and any("conveys the kernel's reason" in n for n in g.notes)
 
 
 def test_an_escalation_the_kernel_wants_must_be_made():
