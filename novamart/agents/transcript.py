@@ -72,12 +72,8 @@ def transcript(env: NovamartEnvironment, task: str) -> str:
         assert episode is not None
         first = run.observations[0]
         who = first.customer_id or f"ticket {first.ticket_id}"
-        lines += [
-            f"## Agent `{name}`",
-            "",
-            f"Customer ({first.customer_name}, {who}): {first.issue_description}",
-            "",
-        ]
+        said = f"({first.customer_name}, {who})" if first.customer_name else "(not yet known)"
+        lines += [f"## Agent `{name}`", "", f"Customer {said}: {first.issue_description}", ""]
         if first.requested_fields:
             lines += [f"Requested fields: {', '.join(first.requested_fields)}.", ""]
         if name == "oracle":

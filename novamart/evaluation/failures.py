@@ -52,7 +52,8 @@ class FailureGroup(BaseModel):
 
 
 def best_value(task: str, term: str) -> float:
-    if not TASKS[task].is_ticket:
+    spec = TASKS[task]
+    if not spec.is_ticket and not spec.is_retail:
         return ORDER_BEST.get(term, 0.0)
     return 0.0 if term in PENALTY_COMPONENTS else 1.0
 
