@@ -9,20 +9,24 @@ novamart.tickets.agents, adapted here) when it has one, else its order-case scri
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any, ClassVar
 
 from openenv.core.env_server.mcp_types import CallToolAction
 
 from novamart.episode import TRANSIENT, Episode
 from novamart.models import NovamartObservation
-from novamart.scenarios.tasks import RESOLUTION
+from novamart.retail.session import RetailSession
+from novamart.scenarios.tasks import RESOLUTION, RETAIL
 from novamart.server.runs import Hidden
 from novamart.tickets import TicketSession
 from novamart.tickets import agents as ticket_agents
 from novamart.tickets.model import Ticket
 
 Script = Generator[CallToolAction, NovamartObservation, Any]
+RetailPlay = Callable[[NovamartObservation, RetailSession | None, int], Script]
+"""A retail case's play: the reset observation, the hidden session (privileged agents only),
+the agent's seed (novamart.agents.retail)."""
 
 DONE_TEXT = {
     "full_refund": "I've processed a full refund of ${amount:.2f} to your original payment method.",
@@ -37,6 +41,11 @@ WISH_TEXT = {
     "escalate": "a manager's review",
 }
 FALLBACK = "Thank you for your patience. Is there anything else I can help you with today?"
+
+
+def idle() -> Script:
+    """No actions: the agent only answers (the fallback message)."""
+    yield from ()
 
 
 def call(tool: str, **arguments: Any) -> CallToolAction:
@@ -109,6 +118,8 @@ class Agent:
     name: ClassVar[str]
     privileged: ClassVar[bool] = False
     ticket_script: ClassVar[ticket_agents.Agent | None] = None
+    retail_script: ClassVar[RetailPlay | None] = None
+    """Its play of a retail case; without one it only answers (the fallback message)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -116,7 +127,11 @@ class Agent:
 
     def start(self, observation: NovamartObservation, episode: Hidden | None = None) -> None:
         play = type(self).ticket_script
-        if observation.family != RESOLUTION and play is not None:
+        if observation.family == RETAIL:
+            retail = type(self).retail_script
+            hidden = episode if isinstance(episode, RetailSession) else None
+            self._script = retail(observation, hidden, self.seed) if retail else idle()
+        elif observation.family != RESOLUTION and play is not None:
             self._script = ticket_actions(play(brief(observation, episode, self.seed)))
         else:
             self._script = self.script(

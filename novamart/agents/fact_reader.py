@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from novamart.agents import handbook_reader
 from novamart.agents.base import Agent, Script, attempt, call, closing_message
+from novamart.agents.retail.heuristic import return_all_play, status_play
 from novamart.episode import Episode
 from novamart.kb.handbook import handbook
 from novamart.kernel import default_kernel
@@ -59,6 +60,7 @@ def carry_out(
 
 class FactReaderAgent(Agent):
     name = "fact_reader"
+    retail_script = status_play
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         book = handbook_reader.read(first.instructions or published())
@@ -81,6 +83,7 @@ class FixedResolutionAgent(Agent):
 
 class AlwaysRefundAgent(FixedResolutionAgent):
     name = "always_refund"
+    retail_script = return_all_play
     resolution = "full_refund"
 
 

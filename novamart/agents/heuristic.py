@@ -16,6 +16,7 @@ from typing import Any
 from novamart.agents import handbook_reader
 from novamart.agents.base import Agent, Script, attempt, call, closing_message
 from novamart.agents.fact_reader import carry_out, look_up
+from novamart.agents.retail.heuristic import heuristic_play
 from novamart.episode import Episode
 from novamart.models import NovamartObservation
 from novamart.tickets import agents as ticket_agents
@@ -41,6 +42,7 @@ SIGN = re.compile(
 class HeuristicAgent(Agent):
     name = "heuristic"
     ticket_script = ticket_agents.heuristic
+    retail_script = heuristic_play
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         if "check_policy" not in first.available_actions:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from novamart.agents.base import Agent, Script, call
 from novamart.agents.oracle import optimal_actions
+from novamart.agents.retail.oracle import oracle_play
 from novamart.episode import Episode
 from novamart.kernel import ConditionResult, Grant
 from novamart.kernel.conditions import FieldTest
@@ -74,6 +75,7 @@ class HonestAgent(Agent):
     name = "honest"
     privileged = True
     ticket_script = ticket_agents.oracle
+    retail_script = functools.partial(oracle_play, voices=True)
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "the honest writer reads the hidden episode"

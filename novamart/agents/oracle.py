@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from openenv.core.env_server.mcp_types import CallToolAction
 
 from novamart.agents.base import Agent, Script, attempt, call, closing_message
+from novamart.agents.retail.oracle import oracle_play
 from novamart.episode import Episode
 from novamart.kernel import Grant
 from novamart.kernel.conditions import FieldTest
@@ -53,6 +54,7 @@ class OracleAgent(Agent):
     name = "oracle"
     privileged = True
     ticket_script = ticket_agents.oracle
+    retail_script = oracle_play
 
     def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
         assert episode is not None, "the oracle needs the hidden episode"

@@ -31,7 +31,7 @@ def policy_tasks() -> list[str]:
     return [
         name
         for name, spec in TASKS.items()
-        if name in ORDER_TASKS or FAMILIES[spec.family].settle is not None
+        if name in ORDER_TASKS or (spec.is_ticket and FAMILIES[spec.family].settle is not None)
     ]
 
 

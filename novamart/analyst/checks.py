@@ -7,15 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from novamart.kernel import PolicyKernel, Rulebook, load_rulebook
-from novamart.scenarios.tasks import ORDER_TASKS, WORLD_TOOLS
+from novamart.scenarios.tasks import ORDER_TASKS, RETAIL_LOOKUPS, WORLD_TOOLS
 
 
 def resolution_tools() -> frozenset[str]:
-    """The built-in tools of order cases and declared worlds, where every resolution is
-    carried out and every fact found out (read from the task registry, which is light to
-    import, unlike the tool registry); a declared resolution's tool is generated from it."""
+    """The built-in tools of order cases, declared worlds and the retail world, where every
+    resolution is carried out and every fact found out (read from the task registry, which is
+    light to import, unlike the tool registry); a declared resolution's tool is generated from
+    it."""
     return frozenset(tool for spec in ORDER_TASKS.values() for tool in spec.tools) | set(
-        WORLD_TOOLS
+        WORLD_TOOLS + RETAIL_LOOKUPS
     )
 
 

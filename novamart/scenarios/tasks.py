@@ -1,8 +1,11 @@
 """The task registry: each named task, its difficulty, step limit and the tools it offers.
 
-Two kinds of task share it: order cases (``family`` "resolution": the policy episode of
-novamart.episode) and the support-ticket families of novamart.tickets (``family`` names the
-family; its tools, difficulty and step limit come from the family's spec).
+Three kinds of task share it: order cases (``family`` "resolution": the policy episode of
+novamart.episode), the support-ticket families of novamart.tickets (``family`` names the
+family; its tools, difficulty and step limit come from the family's spec), and the retail
+cases (``family`` "retail": a conversation over the retail world, novamart.retail; which
+requests the customer brings is the task's ``requests``, a family of
+rules/retail/world/world.yaml).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from novamart.tickets.family import FAMILIES
 from novamart.tickets.session import MAX_STEPS as TICKET_STEPS
 
 RESOLUTION = "resolution"
+RETAIL = "retail"
 Mode = Literal["guided", "closed_book"]
 MODES: tuple[Mode, ...] = ("guided", "closed_book")
 """How an order case is played: ``guided`` offers check_policy and gates the write tools by
@@ -36,6 +40,15 @@ WORLD_TOOLS = ("find_user", "check_payment")
 """The look-up tools of a declared world (novamart.tools.find_user, check_payment): who the
 customer is, proved by email or name and zip, and how the order was paid; a world's tasks
 offer them beside its generated write tools (issue 20)."""
+RETAIL_LOOKUPS = (
+    "find_customer",
+    "lookup_customer",
+    "lookup_order",
+    "lookup_product",
+    "check_action",
+)
+"""The retail look-up tools (novamart.retail.tools; its writes are generated from
+rules/retail/resolutions.yaml): the names rules check accepts beside the order tools."""
 
 
 class TaskSpec(BaseModel):
@@ -47,10 +60,17 @@ class TaskSpec(BaseModel):
     description: str
     tools: tuple[str, ...] = RESOLUTION_TOOLS
     family: str = RESOLUTION
+    requests: str = ""
+    """A retail task's request family (rules/retail/world/world.yaml ``requests.families``);
+    its tools are its rulebook's (novamart.server.environment.task_tools), not listed here."""
 
     @property
     def is_ticket(self) -> bool:
-        return self.family != RESOLUTION
+        return self.family in FAMILIES
+
+    @property
+    def is_retail(self) -> bool:
+        return self.family == RETAIL
 
 
 TICKET_DESCRIPTIONS = {
@@ -91,6 +111,77 @@ def _ticket_task(family: str) -> TaskSpec:
         family=family,
     )
 
+
+RETAIL_TASKS: dict[str, TaskSpec] = {
+    spec.name: spec
+    for spec in (
+        TaskSpec(
+            name="retail_return",
+            difficulty="medium",
+            max_steps=20,
+            family=RETAIL,
+            tools=(),
+            requests="return_some",
+            description=(
+                "Retail: a customer with several orders wants some items of a delivered order "
+                "returned; find and authenticate them, find the order, list the details and get "
+                "a yes, return exactly those items to the right payment method."
+            ),
+        ),
+        TaskSpec(
+            name="retail_exchange",
+            difficulty="medium",
+            max_steps=20,
+            family=RETAIL,
+            tools=(),
+            requests="exchange_variant",
+            description=(
+                "Retail: exchange delivered items for other variants of the same product; a "
+                "gift card must cover the price difference (sometimes it cannot: a manager "
+                "reviews it)."
+            ),
+        ),
+        TaskSpec(
+            name="retail_pending",
+            difficulty="medium",
+            max_steps=20,
+            family=RETAIL,
+            tools=(),
+            requests="pending_change",
+            description=(
+                "Retail: cancel a pending order (for a listed reason) or change its items (once), "
+                "its address or its payment method."
+            ),
+        ),
+        TaskSpec(
+            name="retail_compound",
+            difficulty="hard",
+            max_steps=40,
+            family=RETAIL,
+            tools=(),
+            requests="compound",
+            description=(
+                "Retail: two to four requests over the customer's orders in one conversation "
+                "(returns, exchanges, cancellations, changes), each decided on the state the "
+                "ones before left; the customer may change its mind once or ask about someone "
+                "else's order."
+            ),
+        ),
+        TaskSpec(
+            name="retail_refusal",
+            difficulty="hard",
+            max_steps=25,
+            family=RETAIL,
+            tools=(),
+            requests="refusal",
+            description=(
+                "Retail: requests the policies rule out (wrong order status, a final-sale "
+                "item, a variant no longer offered, a reason not listed): change nothing and "
+                "explain per request why."
+            ),
+        ),
+    )
+}
 
 TASKS: dict[str, TaskSpec] = {
     spec.name: spec
@@ -140,9 +231,11 @@ TASKS: dict[str, TaskSpec] = {
         ),
         *(_ticket_task(family) for family in FAMILIES),
     )
-}
+} | RETAIL_TASKS
 
-ORDER_TASKS = {name: spec for name, spec in TASKS.items() if not spec.is_ticket}
+ORDER_TASKS = {
+    name: spec for name, spec in TASKS.items() if not spec.is_ticket and not spec.is_retail
+}
 TICKET_TASKS = {name: spec for name, spec in TASKS.items() if spec.is_ticket}
 DEFAULT_TASK = "easy_refund"
 

@@ -58,8 +58,11 @@ from pydantic.json_schema import SkipJsonSchema
 from novamart.episode import CustomerSimulator
 from novamart.kernel import CompiledRulebook, PolicyKernel, Rulebook, default_kernel
 from novamart.models import NovamartObservation, NovamartState
+from novamart.retail.tools import offered as retail_offered
+from novamart.retail.tools import retail_tools
 from novamart.reward import CommunicationJudge
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
+from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import DEFAULT_TASK
 from novamart.server.runs import Hidden, Run, start_run
 from novamart.server.task_api import TaskCatalog, get_split
@@ -95,8 +98,18 @@ Handler = Callable[[dict[str, Any]], Result]
 CATALOGUE: dict[str, tuple[str, dict[str, Any]]] = {
     name: (spec.description, spec.schema) for name, spec in TOOLS.items()
 } | {name: (t.description, t.schema) for name, t in TICKET_TOOLS.items() if name not in TOOLS}
-"""Every tool of either kind of task: name -> (description, input schema). A name both kinds
-offer is validated by the same argument model on both sides (novamart.tools.args)."""
+CATALOGUE |= {
+    name: (t.description, t.schema)
+    for name, t in retail_tools(retail_kernel().rulebook).items()
+    if name not in CATALOGUE
+}
+"""Every tool of any kind of task: name -> (description, input schema). A name several kinds
+offer is validated by the same argument model on each side (novamart.tools.args)."""
+
+
+def task_tools(task: TaskSpec) -> tuple[str, ...]:
+    """The tools ``task`` offers in guided play (a retail task's are its rulebook's)."""
+    return retail_offered(retail_kernel().rulebook, "guided") if task.is_retail else task.tools
 
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -173,7 +186,7 @@ def check_variant(variant: Any, task: TaskSpec) -> int | None:
         return None
     if isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant <= MAX_VARIANT:
         raise ValueError(f"policy_variant must be an integer from 0 to {MAX_VARIANT} or null")
-    if task.is_ticket:
+    if task.is_ticket or task.is_retail:
         raise ValueError(
             f"policy_variant is for order cases; {task.name} plays the rules as written"
         )

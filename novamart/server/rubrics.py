@@ -23,6 +23,7 @@ from typing import Any
 
 from openenv.core.rubrics import Rubric, RubricDict
 
+from novamart.retail.grade import WEIGHTS as RETAIL_COMPONENTS
 from novamart.reward import TERMS
 from novamart.server.runs import Run
 from novamart.tickets import FAMILIES, TicketSession
@@ -121,7 +122,8 @@ def ticket_components(family: str) -> tuple[str, ...]:
 
 
 class NovamartRubric(Rubric):
-    """The root: order-case terms as direct children, ticket families under ``tickets``."""
+    """The root: order-case terms as direct children, ticket families under ``tickets``, the
+    retail grade's components under ``retail``."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -133,6 +135,7 @@ class NovamartRubric(Rubric):
         self.tickets = RubricDict(
             {family: GradeChange(list(ticket_components(family)), bound) for family in FAMILIES}
         )
+        self.retail = GradeChange(list(RETAIL_COMPONENTS), bound)
 
     def bind(self, run: Run) -> None:
         """Score ``run`` from now on (call at reset, then reset the tree)."""
@@ -142,6 +145,8 @@ class NovamartRubric(Rubric):
         run = self._bound.run
         if run is not None and run.task.is_ticket:
             return self.tickets[run.task.family]
+        if run is not None and run.task.is_retail:
+            return self.retail
         return self._order
 
     def forward(self, action: Any, observation: Any) -> float:
@@ -158,7 +163,7 @@ class NovamartRubric(Rubric):
 
     def breakdown(self) -> dict[str, float]:
         """This step's reward split by term. Order cases: every term, plus ``clip``;
-        tickets: the components that changed (unweighted)."""
+        tickets and retail cases: the components that changed (unweighted)."""
         chosen = self._active()
         parts = chosen.breakdown()
         if chosen is not self._order:

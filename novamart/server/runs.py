@@ -18,6 +18,7 @@ from novamart.kb import default_kb
 from novamart.kb.handbook import handbook
 from novamart.kernel import CompiledRulebook, Grant
 from novamart.models import GroundTruth, TerminationReason, TruthGrant
+from novamart.retail.session import RetailCustomer, RetailSession
 from novamart.reward import (
     ZERO,
     CommunicationJudge,
@@ -33,7 +34,7 @@ from novamart.tickets.dataset import scenario_from_row
 from novamart.tools.base import Result
 from novamart.tools.registry import TOOLS, call_tool, offered
 
-Hidden = Episode | TicketSession
+Hidden = Episode | TicketSession | RetailSession
 """What a privileged in-process agent (the oracle) may read: the episode, truth included."""
 SNIPPET = 240
 
@@ -348,11 +349,18 @@ def start_run(
     mode: Mode = "guided",
     customer: CustomerSimulator | None = None,
     judge: CommunicationJudge | None = None,
+    retail_customer: RetailCustomer | None = None,
 ) -> Run:
     """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks, a ``mode``
     other than guided only for order cases; ``customer`` answers an order case's messages
     (None: the deterministic simulator) and ``judge`` grades their communication (None: the
     reader)."""
+    if task.is_retail:
+        from novamart.server.retail_run import RetailRun  # it builds on this module's Ending
+
+        if ticket is not None:
+            raise ValueError(f"the ticket argument is for ticket tasks, not {task.name}")
+        return RetailRun(task, seed, mode, retail_customer)
     if task.is_ticket:
         if mode != "guided":
             raise ValueError(f"mode {mode!r} is for order cases; {task.name} plays guided only")

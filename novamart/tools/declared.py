@@ -44,7 +44,7 @@ def declared_tools(rulebook: Rulebook) -> dict[str, ToolSpec]:
 
 def _tool(resolution: str, spec: ResolutionSpec) -> ToolSpec:
     fields: dict[str, Any] = {
-        name: _field(name, argument) for name, argument in spec.arguments.items()
+        name: argument_field(name, argument) for name, argument in spec.arguments.items()
     }
     model = create_model(  # type: ignore[call-overload]
         f"{spec.tool.title().replace('_', '')}Args", __base__=ToolArgs, **fields
@@ -63,7 +63,7 @@ def _tool(resolution: str, spec: ResolutionSpec) -> ToolSpec:
     )
 
 
-def _field(name: str, argument: ArgumentSpec) -> tuple[Any, Any]:
+def argument_field(name: str, argument: ArgumentSpec) -> tuple[Any, Any]:
     """A pydantic field for one declared argument (its default, or required)."""
     about = (
         argument.describe

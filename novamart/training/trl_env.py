@@ -51,7 +51,7 @@ from typing import Any, ClassVar, Literal
 
 from novamart.client import ServerUrls
 from novamart.scenarios.tasks import TASKS
-from novamart.server.environment import CATALOGUE
+from novamart.server.environment import CATALOGUE, task_tools
 from novamart.training.episode import EpisodeOver, ToolEpisode
 
 __all__ = ["ENVIRONMENTS", "ENV_OF_TASK", "EpisodeOver", "NovamartToolEnv"]
@@ -159,22 +159,23 @@ def _class_name(environment: str) -> str:
 
 
 def _tool_sets() -> dict[str, tuple[str, ...]]:
-    """Environment name -> the tasks of one tool set: ``order`` for the order cases, else the
-    first ticket task offering those tools."""
+    """Environment name -> the tasks of one tool set: ``order`` for the order cases, ``retail``
+    for the retail cases, else the first ticket task offering those tools."""
     by_tools: dict[tuple[str, ...], list[str]] = {}
     for spec in TASKS.values():
-        by_tools.setdefault(spec.tools, []).append(spec.name)
+        by_tools.setdefault(task_tools(spec), []).append(spec.name)
     named: dict[str, tuple[str, ...]] = {}
     for tasks in by_tools.values():
         first = TASKS[tasks[0]]
-        named["order" if not first.is_ticket else first.name] = tuple(tasks)
+        kind = "retail" if first.is_retail else "order" if not first.is_ticket else first.name
+        named[kind] = tuple(tasks)
     return named
 
 
 def _build_environments() -> dict[str, type[NovamartToolEnv]]:
     classes: dict[str, type[NovamartToolEnv]] = {}
     for environment, tasks in _tool_sets().items():
-        methods = {name: tool_method(name) for name in TASKS[tasks[0]].tools}
+        methods = {name: tool_method(name) for name in task_tools(TASKS[tasks[0]])}
         name = _class_name(environment)
         attributes = {"TASKS": tasks, "__module__": __name__, "__qualname__": name, **methods}
         attributes["__doc__"] = (

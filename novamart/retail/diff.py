@@ -1,0 +1,118 @@
+"""The world compared field by field: what a retail episode changed, against what the kernel's
+optimal plan changes, grouped per request (issue 20 item 6).
+
+A world is flattened into its fields (each order's status, address and paid_with; each item's
+status, variant and price; each payment method's balance; and every other field of a customer,
+which no write should touch), money to the cent. The optimal plan is replayed request by
+request (``settle`` on the state the ones before left), so each request owns the fields its
+optimal write changes; a field the final world holds differently from the optimum that no
+optimal write changes is an extra or wrong write. Worlds are compared, not call sequences:
+two tool sequences that leave the same world compare the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
+
+from novamart.kernel.money import cents
+from novamart.scenarios.retail_requests import Request, Settled, settle
+from novamart.scenarios.retail_world import Customer, World
+
+NESTED = frozenset({"orders", "items", "payments"})
+"""The fields that hold records of their own (flattened one by one, not compared whole)."""
+IDENTITY = frozenset({"customer_id", "order_id", "item_id", "payment_id"})
+"""The fields that name a record (its key, not a value a write changes)."""
+
+
+class Ref(NamedTuple):
+    """One field of the world: whose, which record, which item of it, which field."""
+
+    customer_id: str
+    kind: str
+    """``customer``, ``order``, ``item`` or ``payment``."""
+    record: str
+    """The order id (order, item), the payment id (payment) or the customer id (customer)."""
+    item: str
+    """The item id (item), else ''."""
+    name: str
+
+    @property
+    def order_id(self) -> str | None:
+        return self.record if self.kind in ("order", "item") else None
+
+    def label(self) -> str:
+        """How the reveal names it: ``item 123 of #W1 variant_id``, ``payment gift_card_7
+        balance``."""
+        where = f"item {self.item} of {self.record}" if self.item else f"{self.kind} {self.record}"
+        return f"{where} {self.name}"
+
+
+Fields = dict[Ref, Any]
+
+
+def _values(record: object) -> Iterator[tuple[str, Any]]:
+    for field in dataclasses.fields(record):  # type: ignore[arg-type]
+        if field.name not in NESTED and field.name not in IDENTITY:
+            value = getattr(record, field.name)
+            yield field.name, cents(value) if isinstance(value, float) else value
+
+
+def _customer_fields(customer: Customer) -> Iterator[tuple[Ref, Any]]:
+    who = customer.customer_id
+    for name, value in _values(customer):
+        yield Ref(who, "customer", who, "", name), value
+    for payment in customer.payments:
+        for name, value in _values(payment):
+            yield Ref(who, "payment", payment.payment_id, "", name), value
+    for order in customer.orders:
+        for name, value in _values(order):
+            yield Ref(who, "order", order.order_id, "", name), value
+        for item in order.items:
+            for name, value in _values(item):
+                yield Ref(who, "item", order.order_id, item.item_id, name), value
+
+
+def flatten(world: World) -> Fields:
+    """Every field of every customer of ``world`` (money to the cent)."""
+    return dict(ref_value for c in world.customers for ref_value in _customer_fields(c))
+
+
+def changed(before: Fields, after: Fields) -> frozenset[Ref]:
+    """The fields whose value differs (a field only one side has counts as changed)."""
+    return frozenset(r for r in before.keys() | after.keys() if before.get(r) != after.get(r))
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The kernel's optimum for the requests as the customer finally wants them: each request's
+    settlement, the fields its optimal write changes, and the worlds before and after."""
+
+    settled: tuple[Settled, ...]
+    touches: tuple[frozenset[Ref], ...]
+    start: Fields
+    optimal: Fields
+
+    @property
+    def touched(self) -> frozenset[Ref]:
+        return frozenset().union(*self.touches)
+
+
+def plan(world: World, requests: Iterable[Request]) -> Plan:
+    """``requests`` settled one after another on ``world`` (as ``settle_all`` does), keeping
+    the fields each one's optimal write changes."""
+    start = state = flatten(world)
+    settled, touches = [], []
+    for request in requests:
+        one, world = settle(world, request)
+        after = flatten(world)
+        settled.append(one)
+        touches.append(changed(state, after))
+        state = after
+    return Plan(tuple(settled), tuple(touches), start, state)
+
+
+def order_fields(fields: Fields, order_id: str) -> frozenset[Ref]:
+    """The fields of one order and its items."""
+    return frozenset(r for r in fields if r.order_id == order_id)

@@ -1,0 +1,54 @@
+"""lookup_order: one order of the authenticated customer: status, address, what paid for it,
+and its items (product, variant, price, status, final sale)."""
+
+from __future__ import annotations
+
+from novamart.retail.session import RetailSession
+from novamart.retail.tools.base import RetailTool, account_refusal, no_order, order_of, read
+from novamart.tools.args import OrderId, ToolArgs
+from novamart.tools.base import Result, ok
+
+NAME = "lookup_order"
+
+
+class LookupOrderArgs(ToolArgs):
+    order_id: OrderId
+
+
+def lookup_order(session: RetailSession, args: LookupOrderArgs) -> Result:
+    found = order_of(session, args.order_id)
+    if found is None:
+        return no_order(args.order_id)
+    customer, order = found
+    if refusal := account_refusal(session, customer.customer_id):
+        return refusal
+    read(session, NAME, customer.customer_id, order.order_id)
+    world = session.world
+    return ok(
+        order_id=order.order_id,
+        status=order.status,
+        address=order.address,
+        paid_with=order.paid_with,
+        items=[
+            {
+                "item_id": i.item_id,
+                "product": world.product(i.product_id).name,
+                "product_id": i.product_id,
+                "variant_id": i.variant_id,
+                "options": world.variant(i.variant_id).label(),
+                "price": i.price,
+                "status": i.status,
+                "final_sale": i.final_sale,
+            }
+            for i in order.items
+        ],
+    )
+
+
+SPEC = RetailTool(
+    name=NAME,
+    description="One order of the authenticated customer: status, shipping address, the "
+    "payment method that paid, and its items with product, variant, price and status.",
+    args=LookupOrderArgs,
+    run=lookup_order,
+)
