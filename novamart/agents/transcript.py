@@ -16,8 +16,10 @@ from novamart.agents import AGENTS
 from novamart.agents.runner import run_episode
 from novamart.episode import Episode
 from novamart.models import NovamartObservation
+from novamart.retail.session import RetailSession
 from novamart.reward import reward_table
 from novamart.scenarios import TASKS
+from novamart.scenarios.retail_requests import settle_all
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.runs import Hidden
 
@@ -70,12 +72,8 @@ def transcript(env: NovamartEnvironment, task: str) -> str:
         assert episode is not None
         first = run.observations[0]
         who = first.customer_id or f"ticket {first.ticket_id}"
-        lines += [
-            f"## Agent `{name}`",
-            "",
-            f"Customer ({first.customer_name}, {who}): {first.issue_description}",
-            "",
-        ]
+        said = f"({first.customer_name}, {who})" if first.customer_name else "(not yet known)"
+        lines += [f"## Agent `{name}`", "", f"Customer {said}: {first.issue_description}", ""]
         if first.requested_fields:
             lines += [f"Requested fields: {', '.join(first.requested_fields)}.", ""]
         if name == "oracle":
@@ -99,6 +97,12 @@ def ground_truth(hidden: Hidden) -> str:
             f"Ground truth: {best.resolution} under {best.policy}, amount "
             f"{best.amount:.2f}; needed tools: {', '.join(sorted(hidden.needed_tools))}."
         )
+    if isinstance(hidden, RetailSession):
+        plan = "; ".join(
+            f"{s.request.call.resolution} on {s.request.order_id}: {s.status} ({s.optimum})"
+            for s in settle_all(hidden.task.world, hidden.talk.current)[0]
+        )
+        return f"Ground truth per request: {plan}."
     key = {"category", "priority", "fields", "kb_id", "requires_escalation"}
     truth = hidden.scenario.truth.model_dump(include=key, exclude_none=True, exclude_defaults=True)
     return f"Ground truth: `{json.dumps(truth, sort_keys=True)}`."

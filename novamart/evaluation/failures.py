@@ -6,7 +6,8 @@ A term's cost is how far it stayed below its best value. Order cases report weig
 best is 0), so their costs are points of the grade. Ticket families report unweighted
 components: parts and factors whose best is 1, and penalties (``PENALTY_COMPONENTS``)
 whose best is 0; their costs are on each component's own scale, so a failed ticket is filed
-under its weakest component. The terms come from the final ``state()`` (``grade_terms``),
+under its weakest component. Retail cases report their unweighted components and what the
+never-pass caps took (``capped``). The terms come from the final ``state()`` (``grade_terms``),
 so the same reading works in-process and over ``--env-url``.
 """
 
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from novamart.evaluation.results import EpisodeResult
 
 ORDER_BEST = {**WEIGHTS, **dict.fromkeys(PENALTIES, 0.0)}
-PENALTY_COMPONENTS = frozenset({"hallucination", "penalty", "failed_calls"})
-"""Ticket grade components that only ever take points away."""
+PENALTY_COMPONENTS = frozenset({"hallucination", "penalty", "failed_calls", "capped"})
+"""Ticket and retail grade components that only ever take points away."""
 TOLERANCE = 1e-9
 ENDED_EARLY = "ended early"
 UNEXPLAINED = "no term below its best"
@@ -51,7 +52,8 @@ class FailureGroup(BaseModel):
 
 
 def best_value(task: str, term: str) -> float:
-    if not TASKS[task].is_ticket:
+    spec = TASKS[task]
+    if not spec.is_ticket and not spec.is_retail:
         return ORDER_BEST.get(term, 0.0)
     return 0.0 if term in PENALTY_COMPONENTS else 1.0
 

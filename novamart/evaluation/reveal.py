@@ -14,6 +14,8 @@ from typing import Any
 
 from novamart.episode import Episode
 from novamart.kernel import Decision, Rulebook
+from novamart.retail.session import RetailSession
+from novamart.scenarios.retail_requests import settle_all
 from novamart.server.runs import Hidden
 
 NO_CONDITION_HOLDS = "no_condition_holds"
@@ -21,6 +23,9 @@ NO_CONDITION_HOLDS = "no_condition_holds"
 
 
 def reveal(hidden: Hidden) -> dict[str, Any]:
+    if isinstance(hidden, RetailSession):
+        settled, _ = settle_all(hidden.task.world, hidden.talk.current)
+        return {"request_outcomes": [s.status for s in settled]}
     if not isinstance(hidden, Episode):
         return {"case_difficulty": hidden.scenario.difficulty}
     truth = hidden.truth

@@ -74,9 +74,25 @@ def _customer_fields(customer: Customer) -> Iterator[tuple[Ref, Any]]:
                 yield Ref(who, "item", order.order_id, item.item_id, name), value
 
 
+KEPT = 4096
+"""How many customers' fields, and plans, are kept (a bounded memo: both are pure)."""
+_fields: dict[int, tuple[Customer, Fields]] = {}
+_plans: dict[tuple[int, tuple[object, ...]], tuple[World, Plan]] = {}
+
+
 def flatten(world: World) -> Fields:
-    """Every field of every customer of ``world`` (money to the cent)."""
-    return dict(ref_value for c in world.customers for ref_value in _customer_fields(c))
+    """Every field of every customer of ``world`` (money to the cent). A world after a write
+    shares every customer it did not change with the world before (frozen records, replaced
+    along the path), so each customer is flattened once and then found by identity."""
+    fields: Fields = {}
+    for customer in world.customers:
+        kept = _fields.get(id(customer))
+        if kept is None or kept[0] is not customer:
+            if len(_fields) >= KEPT:
+                _fields.clear()
+            kept = _fields[id(customer)] = (customer, dict(_customer_fields(customer)))
+        fields.update(kept[1])
+    return fields
 
 
 def changed(before: Fields, after: Fields) -> frozenset[Ref]:
@@ -101,7 +117,27 @@ class Plan:
 
 def plan(world: World, requests: Iterable[Request]) -> Plan:
     """``requests`` settled one after another on ``world`` (as ``settle_all`` does), keeping
-    the fields each one's optimal write changes."""
+    the fields each one's optimal write changes; memoised (an episode is graded after every
+    step, on the same world and requests until the customer changes its mind)."""
+    wanted = tuple(requests)
+    key = (id(world), tuple(_request_key(r) for r in wanted))
+    kept = _plans.get(key)
+    if kept is not None and kept[0] is world:
+        return kept[1]
+    if len(_plans) >= KEPT:
+        _plans.clear()
+    found = _plan(world, wanted)
+    _plans[key] = (world, found)
+    return found
+
+
+def _request_key(request: Request) -> object:
+    arguments = request.call.arguments
+    named = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items()))
+    return (request.customer_id, request.call.resolution, named, request.targets)
+
+
+def _plan(world: World, requests: Iterable[Request]) -> Plan:
     start = state = flatten(world)
     settled, touches = [], []
     for request in requests:

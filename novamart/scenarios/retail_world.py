@@ -28,8 +28,8 @@ from novamart.kernel import PolicyKernel
 from novamart.kernel.facts import FactSchema, FieldSpec
 from novamart.scenarios import catalogue
 from novamart.scenarios.plan import ScenarioError
+from novamart.scenarios.tasks import RETAIL_DIR
 
-RETAIL_DIR = Path(__file__).resolve().parents[2] / "rules" / "retail"
 WORLD_FILE = Path("world") / "world.yaml"
 """Inside the retail rules folder: a subfolder, so the rulebook (which loads *.yaml) skips it."""
 

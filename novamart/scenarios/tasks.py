@@ -10,8 +10,10 @@ rules/retail/world/world.yaml).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict
 
 from novamart.tickets.family import FAMILIES
@@ -47,8 +49,24 @@ RETAIL_LOOKUPS = (
     "lookup_product",
     "check_action",
 )
-"""The retail look-up tools (novamart.retail.tools; its writes are generated from
-rules/retail/resolutions.yaml): the names rules check accepts beside the order tools."""
+"""The retail look-up tools (novamart.retail.tools): the names rules check accepts beside the
+order tools."""
+RETAIL_DIR = Path(__file__).resolve().parents[2] / "rules" / "retail"
+
+
+def _retail_tools() -> tuple[str, ...]:
+    """The retail tasks' tools: the look-ups, a write per resolution rules/retail declares
+    that an agent asks for (not a follow-up another's ``then:`` carries out; the tools
+    themselves are generated from the declarations, novamart.retail.tools.writes), the reply.
+    Read from the file, not the kernel: the registry stays light to import."""
+    declared = yaml.safe_load((RETAIL_DIR / "resolutions.yaml").read_text(encoding="utf-8"))
+    resolutions = declared["resolutions"]
+    follow_ups = {spec.get("then") for spec in resolutions.values()}
+    writes = (spec["tool"] for name, spec in resolutions.items() if name not in follow_ups)
+    return (*RETAIL_LOOKUPS, *writes, "respond_to_customer")
+
+
+RETAIL_TOOLS = _retail_tools()
 
 
 class TaskSpec(BaseModel):
@@ -61,8 +79,7 @@ class TaskSpec(BaseModel):
     tools: tuple[str, ...] = RESOLUTION_TOOLS
     family: str = RESOLUTION
     requests: str = ""
-    """A retail task's request family (rules/retail/world/world.yaml ``requests.families``);
-    its tools are its rulebook's (novamart.server.environment.task_tools), not listed here."""
+    """A retail task's request family (rules/retail/world/world.yaml ``requests.families``)."""
 
     @property
     def is_ticket(self) -> bool:
@@ -120,7 +137,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=20,
             family=RETAIL,
-            tools=(),
+            tools=RETAIL_TOOLS,
             requests="return_some",
             description=(
                 "Retail: a customer with several orders wants some items of a delivered order "
@@ -133,7 +150,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=20,
             family=RETAIL,
-            tools=(),
+            tools=RETAIL_TOOLS,
             requests="exchange_variant",
             description=(
                 "Retail: exchange delivered items for other variants of the same product; a "
@@ -146,7 +163,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="medium",
             max_steps=20,
             family=RETAIL,
-            tools=(),
+            tools=RETAIL_TOOLS,
             requests="pending_change",
             description=(
                 "Retail: cancel a pending order (for a listed reason) or change its items (once), "
@@ -158,7 +175,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="hard",
             max_steps=40,
             family=RETAIL,
-            tools=(),
+            tools=RETAIL_TOOLS,
             requests="compound",
             description=(
                 "Retail: two to four requests over the customer's orders in one conversation "
@@ -172,7 +189,7 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             difficulty="hard",
             max_steps=25,
             family=RETAIL,
-            tools=(),
+            tools=RETAIL_TOOLS,
             requests="refusal",
             description=(
                 "Retail: requests the policies rule out (wrong order status, a final-sale "

@@ -58,7 +58,6 @@ from pydantic.json_schema import SkipJsonSchema
 from novamart.episode import CustomerSimulator
 from novamart.kernel import CompiledRulebook, PolicyKernel, Rulebook, default_kernel
 from novamart.models import NovamartObservation, NovamartState
-from novamart.retail.tools import offered as retail_offered
 from novamart.retail.tools import retail_tools
 from novamart.reward import CommunicationJudge
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
@@ -105,11 +104,6 @@ CATALOGUE |= {
 }
 """Every tool of any kind of task: name -> (description, input schema). A name several kinds
 offer is validated by the same argument model on each side (novamart.tools.args)."""
-
-
-def task_tools(task: TaskSpec) -> tuple[str, ...]:
-    """The tools ``task`` offers in guided play (a retail task's are its rulebook's)."""
-    return retail_offered(retail_kernel().rulebook, "guided") if task.is_retail else task.tools
 
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -14,7 +14,7 @@ from typing import Any
 from novamart.kb.handbook import handbook
 from novamart.models import GroundTruth
 from novamart.retail import tools
-from novamart.retail.grade import RetailGrade, grade
+from novamart.retail.grade import WEIGHTS, RetailGrade, grade
 from novamart.retail.session import RetailCustomer, RetailSession
 from novamart.scenarios import Mode, TaskSpec
 from novamart.scenarios.retail_customer import case
@@ -22,6 +22,10 @@ from novamart.scenarios.retail_requests import settle_all
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.server.runs import Ending
 from novamart.tools.base import Result
+
+CAPPED = "capped"
+NOTHING_YET = RetailGrade(0.0, dict.fromkeys(WEIGHTS, 0.0), (), ())
+"""The grade before the first step (the step rewards then sum to the final score)."""
 
 
 class RetailRun:
@@ -35,7 +39,7 @@ class RetailRun:
         self.task, self.seed = task, seed
         drawn, profile = case(task.requests, seed or 0)
         self.session = RetailSession.start(drawn, profile, mode, task.max_steps, customer)
-        self.grade: RetailGrade = self._graded()
+        self.grade = NOTHING_YET
 
     def _graded(self) -> RetailGrade:
         s = self.session
@@ -63,7 +67,11 @@ class RetailRun:
 
     @property
     def terms(self) -> dict[str, float]:
-        return dict(self.grade.components)
+        """The components, and what the caps took off their weighted sum (a never-pass
+        condition: an extra write, a skipped yes, no reply, ...; the notes say which)."""
+        parts = self.grade.components
+        weighted = sum(WEIGHTS[name] * value for name, value in parts.items())
+        return {**parts, CAPPED: round(max(0.0, weighted - self.grade.score), 4)}
 
     @property
     def resolution(self) -> str | None:

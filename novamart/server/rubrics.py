@@ -25,6 +25,7 @@ from openenv.core.rubrics import Rubric, RubricDict
 
 from novamart.retail.grade import WEIGHTS as RETAIL_COMPONENTS
 from novamart.reward import TERMS
+from novamart.server.retail_run import CAPPED
 from novamart.server.runs import Run
 from novamart.tickets import FAMILIES, TicketSession
 
@@ -135,7 +136,7 @@ class NovamartRubric(Rubric):
         self.tickets = RubricDict(
             {family: GradeChange(list(ticket_components(family)), bound) for family in FAMILIES}
         )
-        self.retail = GradeChange(list(RETAIL_COMPONENTS), bound)
+        self.retail = GradeChange([*RETAIL_COMPONENTS, CAPPED], bound)
 
     def bind(self, run: Run) -> None:
         """Score ``run`` from now on (call at reset, then reset the tree)."""

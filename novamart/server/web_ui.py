@@ -28,6 +28,7 @@ from novamart.server.web_episodes import NoEpisodeFree, WebEpisode, WebEpisodes
 from novamart.server.web_form import (
     Field,
     FormProblem,
+    Kind,
     arguments_from,
     fields_of,
     initial_value,
@@ -55,18 +56,32 @@ STEP_WIDTHS = ["7%", "18%", "35%", "18%", "11%", "11%"]
 
 def form_fields() -> dict[str, Field]:
     """One input per argument name across every tool (the same name means the same input:
-    an order id typed once stays), read from the schemas the serving rules list."""
+    an order id typed once stays), read from the schemas the serving rules list. A name of
+    two kinds (a listed reason in one tool, free text in another) gets a text box, which
+    takes either (the tool checks the value and answers a bad one with a typed error)."""
     rulebook = default_kernel().snapshot().rulebook
     by_name: dict[str, Field] = {}
     for tool in CATALOGUE:
         for field in fields_of(listed_schema(tool, rulebook)):
             known = by_name.setdefault(field.name, field)
             if known.kind != field.kind:
-                raise ValueError(
-                    f"argument {field.name} is {known.kind} in one tool and "
-                    f"{field.kind} in another; the form needs one input kind"
-                )
+                by_name[field.name] = merged(known, field)
     return by_name
+
+
+def merged(one: Field, other: Field) -> Field:
+    """The input for an argument name two tools type differently."""
+    kinds = {one.kind, other.kind}
+    if kinds <= {"choice", "text", "long_text"}:
+        kind: Kind = "long_text" if "long_text" in kinds else "text"
+        choices = sorted(set(one.choices) | set(other.choices))
+        about = one.description or other.description
+        listed = f" (for some tools one of: {', '.join(choices)})" if choices else ""
+        return Field(one.name, kind, one.required and other.required, about + listed)
+    raise ValueError(
+        f"argument {one.name} is {one.kind} in one tool and {other.kind} in another; the "
+        "form needs one input kind"
+    )
 
 
 def _input(field: Field) -> gr.components.Component:

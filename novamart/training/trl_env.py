@@ -51,7 +51,7 @@ from typing import Any, ClassVar, Literal
 
 from novamart.client import ServerUrls
 from novamart.scenarios.tasks import TASKS
-from novamart.server.environment import CATALOGUE, task_tools
+from novamart.server.environment import CATALOGUE
 from novamart.training.episode import EpisodeOver, ToolEpisode
 
 __all__ = ["ENVIRONMENTS", "ENV_OF_TASK", "EpisodeOver", "NovamartToolEnv"]
@@ -113,6 +113,8 @@ def _python_type(spec: dict[str, Any]) -> Any:
         kinds = [_python_type(s) for s in spec["anyOf"] if s.get("type") != "null"]
         return kinds[0] | None
     kind = spec.get("type")
+    if kind == "array":
+        return list[_python_type(spec.get("items", {"type": "string"}))]
     if kind == "object":
         values = spec.get("additionalProperties")
         return dict[str, _python_type(values)] if isinstance(values, dict) else dict[str, Any]
@@ -163,7 +165,7 @@ def _tool_sets() -> dict[str, tuple[str, ...]]:
     for the retail cases, else the first ticket task offering those tools."""
     by_tools: dict[tuple[str, ...], list[str]] = {}
     for spec in TASKS.values():
-        by_tools.setdefault(task_tools(spec), []).append(spec.name)
+        by_tools.setdefault(spec.tools, []).append(spec.name)
     named: dict[str, tuple[str, ...]] = {}
     for tasks in by_tools.values():
         first = TASKS[tasks[0]]
@@ -175,7 +177,7 @@ def _tool_sets() -> dict[str, tuple[str, ...]]:
 def _build_environments() -> dict[str, type[NovamartToolEnv]]:
     classes: dict[str, type[NovamartToolEnv]] = {}
     for environment, tasks in _tool_sets().items():
-        methods = {name: tool_method(name) for name in task_tools(TASKS[tasks[0]])}
+        methods = {name: tool_method(name) for name in TASKS[tasks[0]].tools}
         name = _class_name(environment)
         attributes = {"TASKS": tasks, "__module__": __name__, "__qualname__": name, **methods}
         attributes["__doc__"] = (

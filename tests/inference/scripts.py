@@ -46,6 +46,10 @@ class Case:
         self.task = task[1]
         self.turn = sum(m["role"] == "assistant" for m in messages)
         self.reports = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+        self.heard = " ".join(
+            str(m.get("content") or "") for m in messages[1:] if m["role"] != "assistant"
+        )
+        """Everything sent back since the brief (tool reports, the replies to plain text)."""
 
     def field(self, name: str) -> str:
         """A one-line field of the brief, or a multi-line one joined (its lines indented)."""
@@ -178,11 +182,37 @@ def _order_plan(case: Case) -> Answer:
     return text("Thank you! Your case is now with a manager, who will contact you soon.")
 
 
+def _retail_plan(case: Case) -> Answer:
+    """Ask who the customer is (a plain-text reply), authenticate with the email or the name
+    and zip it gives, look up the account, an unknown tool, malformed arguments, a close."""
+    said = case.heard
+    email = re.search(PATTERNS["email"], said)
+    named = re.search(r"I'm ([^,]+), zip code (\w+)", said)
+    who = {"email": email[0].rstrip(".")} if email else {}
+    if named and not email:
+        who = {"name": named[1], "zip": named[2]}
+    found = re.search(r'"customer_id": "(user_\d+)"', said)
+    plan = [
+        lambda: text("Hello! Could you give me the email on your account, or your name and zip?"),
+        lambda: tool_calls(("find_customer", json.dumps(who or {"email": "nobody@example.com"}))),
+        lambda: tool_calls(
+            ("lookup_customer", json.dumps({"customer_id": found[1] if found else "nobody"}))
+        ),
+        lambda: tool_calls((UNKNOWN_TOOL, "{}")),
+        lambda: tool_calls(("lookup_order", MALFORMED_ARGUMENTS)),
+    ]
+    if case.turn < len(plan):
+        return plan[case.turn]()
+    return text("Thank you, I have noted your requests and will follow up shortly.")
+
+
 def planner(body: dict[str, Any], _index: int) -> Answer:
     """Plays by the turn number (assistant messages so far); stateless, so concurrent runs
     can share it."""
     case = Case(body)
     plan = TICKET_PLANS.get(case.task)
+    if case.task.startswith("retail_"):
+        return _retail_plan(case)
     if plan is None:
         return _order_plan(case)
     return plan[min(case.turn, len(plan) - 1)](case)

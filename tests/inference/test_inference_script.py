@@ -29,12 +29,18 @@ IN_ORDER = [
     "defect_resolution",
     "data_extraction",
     "kb_grounded_response",
+    "retail_return",
+    "retail_exchange",
+    "retail_pending",
     "loyalty_negotiation",
     "open_case",
     "escalation_safety",
     "account_recovery",
+    "retail_compound",
+    "retail_refusal",
 ]
-"""Every task, easy -> medium -> hard, ties in registry order (order cases first)."""
+"""Every task, easy -> medium -> hard, ties in registry order (order cases, ticket families,
+retail cases)."""
 FAULT_OPTIONS = ["--timeout", "1", "--retries", "1", "--backoff", "0.01"]
 
 app = typer.Typer()

@@ -18,6 +18,7 @@ from novamart.evaluation.stats import passed
 from novamart.evaluation.trajectory import final_fields
 from novamart.evaluation.transcripts import view
 from novamart.models import NovamartObservation
+from novamart.retail.session import RetailSession
 from novamart.scenarios import TASKS
 from novamart.server.launch import serve_in_subprocess
 from novamart.tickets import TicketSession
@@ -84,6 +85,10 @@ def test_the_end_reveals_the_truth(played: tuple[EvalResults, Path]) -> None:
         if isinstance(hidden, TicketSession):
             assert end["ground_truth"]["expected"]
             assert episode.hidden == {"case_difficulty": hidden.scenario.difficulty}
+            continue
+        if isinstance(hidden, RetailSession):
+            expected = end["ground_truth"]["expected"]["requests"]
+            assert [r["outcome"] for r in expected] == episode.hidden["request_outcomes"]
             continue
         best = hidden.truth.optimal
         assert best is not None

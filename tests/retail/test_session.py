@@ -13,7 +13,7 @@ from novamart.retail.session import RetailSession
 from novamart.scenarios.retail_customer import profile
 from novamart.scenarios.retail_requests import Request, build_task, settle
 from novamart.scenarios.retail_world import retail_kernel
-from novamart.scenarios.tasks import Mode
+from novamart.scenarios.tasks import RETAIL_TASKS, RETAIL_TOOLS, Mode
 
 
 def session(family: str = "return_some", seed: int = 3, mode: Mode = "guided") -> RetailSession:
@@ -217,3 +217,9 @@ def test_check_action_lists_what_the_policies_allow_on_the_whole_order() -> None
         item_ids=list(request.item_ids),
     )
     assert asked["verdicts"][0]["amount"] == s.task.settled[0].amount
+
+
+def test_the_task_registry_lists_the_tools_the_rulebook_generates() -> None:
+    rulebook = retail_kernel().rulebook
+    assert RETAIL_TOOLS == tools.offered(rulebook, "guided")
+    assert all(spec.tools == RETAIL_TOOLS for spec in RETAIL_TASKS.values())

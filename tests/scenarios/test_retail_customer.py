@@ -159,13 +159,28 @@ def test_it_never_leaves_before_every_request_is_settled_or_refused() -> None:
     ):
         talk, said = reply(p, talk, text)
         assert not talk.closed and said.startswith("Can we get back to this")
-    first, *rest = dict.fromkeys(r.order_id for r in task.requests)
-    talk, said = reply(p, talk, f"Your request on order {first} has been processed.")
-    if rest:
+    *done, last = task.requests
+    for request in done:  # one report settles one request, even beside another on its order
+        what = request.call.resolution.replace("_", " ")
+        talk, said = reply(p, talk, f"The {what} on order {request.order_id} has been processed.")
         assert not talk.closed
-    talk, said = reply(p, talk, f"I cannot do anything more for {', '.join(rest)}.")
+    talk, said = reply(p, talk, f"I cannot do anything more for {last.order_id}.")
     assert talk.closed and said.endswith("Thanks, that's everything.")
     assert reply(p, talk, "Anything else?") == (talk, "")
+
+
+def test_a_report_on_one_request_does_not_settle_another_on_the_same_order() -> None:
+    task = task_with(
+        lambda t: len({r.order_id for r in t.requests}) < len(t.requests), ("compound",)
+    )
+    p = replace(profile(task, 0), other=None)
+    order = next(
+        o
+        for o in (r.order_id for r in task.requests)
+        if sum(r.order_id == o for r in task.requests) > 1
+    )
+    talk, _ = reply(p, start(p), f"Your request on order {order} has been processed.")
+    assert sum(outcome != "open" for outcome in talk.outcomes) == 1
 
 
 def test_the_customer_is_deterministic_and_its_habits_are_seeded() -> None:
