@@ -119,6 +119,9 @@ class Talk:
     changed: bool = False
     asked_other: bool = False
     closed: bool = False
+    said: tuple[tuple[str, str], ...] = ()
+    """The conversation after the opening, as (agent's message, customer's reply) pairs: what
+    a customer that reads the whole conversation (the LLM one) remembers; ``reply`` keeps none."""
 
     def open(self) -> list[int]:
         return [i for i, o in enumerate(self.outcomes) if o == "open"]

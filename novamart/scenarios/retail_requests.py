@@ -16,12 +16,12 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, get_args
 
 from novamart.kernel.declared import Call
-from novamart.kernel.facts import Facts
+from novamart.kernel.facts import Facts, FieldSpec
 from novamart.kernel.requests import Status, decide_call
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
@@ -176,13 +176,8 @@ def absorb(world: World, customer_id: str, after: Facts) -> World:
             items=items,
         )
 
-    payments = tuple(
-        replace(p, balance=pay["balance"]) if p.payment_id == pay["payment_id"] else p
-        for p in customer.payments
-    )
-    changed = replace(customer, orders=tuple(map(moved, customer.orders)), payments=payments)
-    customers = tuple(changed if c.customer_id == customer_id else c for c in world.customers)
-    return replace(world, customers=customers)
+    world = _with_customer(world, replace(customer, orders=tuple(map(moved, customer.orders))))
+    return _with_balance(world, customer_id, str(pay["payment_id"]), pay["balance"])
 
 
 def settle(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -> tuple[Settled, World]:
@@ -235,6 +230,8 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
     people = sorted(c.customer_id for c in world.customers)
     rng.shuffle(people)
     customer_id, first = _first_fitting(draw, world, people, wanted[0])
+    if first is not None:
+        world = first[1]  # the first request may have drawn the paying gift card's balance
     state, settled, used = world, [], set()
     for number, wants_refusal in enumerate(wanted):
         found = (
@@ -244,7 +241,7 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
         )
         if found is None:
             continue
-        chosen, state = found
+        chosen, _, state = found
         used.add(chosen.request.order_id)
         settled.append(chosen)
     return RetailTask(
@@ -257,7 +254,8 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
     )
 
 
-Option = tuple[Settled, World]
+Option = tuple[Settled, World, World]
+"""A candidate request's optimum, the world it is decided on, and the world after it."""
 OUTCOMES: tuple[Status, ...] = get_args(Status)
 
 
@@ -292,19 +290,15 @@ class _Drawer:
         a seeded order and the first that some candidate has wins (uniform over the pairs that
         have one: a refusal is as often a shortfall, refused, as a status gate, declined); in
         it, the first candidate in a seeded order of the orders, those no earlier request named
-        first. A candidate is decided only when the draw reaches it (a reset's few ms)."""
-        rng = random.Random(f"{self.stream}:{number}:draw")
-        orders = {o.order_id: o for o in state.customer(customer_id).orders}
-        decided: dict[tuple[str, str], Option | None] = {}
+        first. A candidate is decided only when the draw reaches it (a reset's few ms).
 
-        def candidate(resolution: str, order_id: str) -> Option | None:
-            if (resolution, order_id) not in decided:
-                seeded = random.Random(f"{self.stream}:{number}:{resolution}:{order_id}")
-                request = self.request(state, customer_id, orders[order_id], resolution, seeded)
-                decided[resolution, order_id] = (
-                    None if request is None else settle(state, request, self.rules_dir)
-                )
-            return decided[resolution, order_id]
+        A family with ``gift_card_balance: drawn`` draws, for its first request, the balance of
+        the gift card a candidate charges with the outcome tried (``balanced``): whether the
+        card covers the difference then follows the draw, not the product or variant named."""
+        rng = random.Random(f"{self.stream}:{number}:draw")
+        orders = [o.order_id for o in state.customer(customer_id).orders]
+        drawn = number == 0 and self.family.get("gift_card_balance") == "drawn"
+        candidates = _Candidates(self, state, customer_id, f"{self.stream}:{number}", drawn)
 
         def first(outcomes: Iterable[str]) -> Option | None:
             pairs = [(r, o) for r in self.family["resolutions"] for o in outcomes]
@@ -313,7 +307,7 @@ class _Drawer:
                 ids = list(orders)
                 rng.shuffle(ids)
                 for order_id in sorted(ids, key=lambda i: i in used):
-                    found = candidate(resolution, order_id)
+                    found = candidates.option(resolution, order_id, short=outcome == "refused")
                     if found is not None and found[0].status == outcome:
                         return found
             return None
@@ -365,6 +359,90 @@ class _Drawer:
             call=Call(resolution=resolution, arguments=arguments),
             targets=tuple(targets),
         )
+
+
+@dataclass
+class _Candidates:
+    """The candidate requests of one request of a task, each drawn and decided at most once.
+
+    With ``drawn`` (a family's ``gift_card_balance: drawn``), a candidate charging a gift card
+    is decided with that card's balance drawn: below the kernel's amount of the write when a
+    shortfall (``short``) is tried, else at least that amount (up to facts.yaml's draw range
+    above it). The amount is the kernel's, decided on a balance in the middle of facts.yaml's
+    range (no difference reaches either end); a candidate charging no gift card, or nothing,
+    keeps the world's balance."""
+
+    drawer: _Drawer
+    state: World
+    customer_id: str
+    stream: str
+    drawn: bool
+    decided: dict[tuple[str, str, bool], Option | None] = field(default_factory=dict)
+    charged: dict[tuple[str, str], float | None] = field(default_factory=dict)
+
+    def option(self, resolution: str, order_id: str, short: bool) -> Option | None:
+        short = short and self.drawn
+        key = (resolution, order_id, short)
+        if key not in self.decided:
+            request = self.request(resolution, order_id)
+            amount = self.amount(resolution, order_id) if self.drawn else None
+            if request is None:
+                self.decided[key] = None
+            elif amount is None:
+                self.decided[key] = self.decide(self.state, request)
+            else:
+                rng = random.Random(f"{self.stream}:{resolution}:{order_id}:balance:{short}")
+                balance = _drawn_balance(self.balance(), amount, short, rng)
+                self.decided[key] = self.decide(self.with_balance(request, balance), request)
+        return self.decided[key]
+
+    def request(self, resolution: str, order_id: str) -> Request | None:
+        order = self.state.customer(self.customer_id).order(order_id)
+        rng = random.Random(f"{self.stream}:{resolution}:{order_id}")
+        return self.drawer.request(self.state, self.customer_id, order, resolution, rng)
+
+    def amount(self, resolution: str, order_id: str) -> float | None:
+        """What the candidate charges a gift card (the kernel's amount, when it is carried out
+        on an ample balance and above zero), else None."""
+        if (resolution, order_id) not in self.charged:
+            request = self.request(resolution, order_id)
+            named = None if request is None else request.call.arguments.get("payment_method_id")
+            customer = self.state.customer(self.customer_id)
+            amount = None
+            if request is not None and named is not None and _is_gift_card(customer, named):
+                spec = self.balance()
+                middle = sum(spec.range) / 2 if spec.range else 0.0
+                settled = self.decide(self.with_balance(request, middle), request)[0]
+                if settled.status == "carried out" and (settled.amount or 0) > 0:
+                    amount = settled.amount
+            self.charged[resolution, order_id] = amount
+        return self.charged[resolution, order_id]
+
+    def balance(self) -> FieldSpec:
+        return (
+            retail_kernel(self.drawer.rules_dir).rulebook.facts.kinds["payment"].fields["balance"]
+        )
+
+    def with_balance(self, request: Request, balance: float) -> World:
+        named = str(request.call.arguments["payment_method_id"])
+        return _with_balance(self.state, self.customer_id, named, balance)
+
+    def decide(self, state: World, request: Request) -> Option:
+        settled, after = settle(state, request, self.drawer.rules_dir)
+        return settled, state, after
+
+
+def _is_gift_card(customer: Customer, payment_id: object) -> bool:
+    return customer.payment(str(payment_id)).method == "gift_card"
+
+
+def _drawn_balance(spec: FieldSpec, amount: float, short: bool, rng: random.Random) -> float:
+    """A gift card's balance below ``amount`` (``short``) or at least it, to the cent."""
+    cents = round(amount * 100)
+    if short:
+        return rng.randint(0, cents - 1) / 100
+    spread = spec.draw.range if spec.draw and spec.draw.range else (0.0, 0.0)
+    return (cents + rng.randint(0, round(spread[1] * 100))) / 100
 
 
 def _new_address(shape: dict[str, Any], rng: random.Random) -> str:
@@ -427,3 +505,20 @@ def entropy(labels: Iterable[object]) -> float:
     counts = Counter(labels)
     total = sum(counts.values())
     return -sum(n / total * math.log2(n / total) for n in counts.values()) if total else 0.0
+
+
+def _with_balance(world: World, customer_id: str, payment_id: str, balance: float) -> World:
+    """``world`` with the balance of one of a customer's payment methods set."""
+    customer = world.customer(customer_id)
+    payments = tuple(
+        replace(p, balance=balance) if p.payment_id == payment_id else p for p in customer.payments
+    )
+    return _with_customer(world, replace(customer, payments=payments))
+
+
+def _with_customer(world: World, changed: Customer) -> World:
+    """``world`` with one customer's record replaced."""
+    customers = tuple(
+        changed if c.customer_id == changed.customer_id else c for c in world.customers
+    )
+    return replace(world, customers=customers)
