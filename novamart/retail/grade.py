@@ -86,12 +86,13 @@ def grade(
         caps.append((HOLD, "the customer did not end the conversation satisfied"))
     components = {
         "outcome": done.score,
-        "process": max(0.0, 1.0 - PROCESS_COST * len(how.lapses)),
+        "process": max(0.0, 1.0 - PROCESS_COST * len(how.lapses)) if how.authenticated else 0.0,
         "communication": told.score,
     }
     total = sum(WEIGHTS[k] * v for k, v in components.items())
     score = round(min(total, *(c for c, _ in caps)) if caps else total, 4)
-    notes = (*(f"capped at {c}: {why}" for c, why in caps), *how.lapses, *told.notes)
+    unverified = () if how.authenticated else ("process 0: the customer was never authenticated",)
+    notes = (*(f"capped at {c}: {why}" for c, why in caps), *unverified, *how.lapses, *told.notes)
     return RetailGrade(score, components, done.requests, notes)
 
 

@@ -28,6 +28,9 @@ class Process:
     authentication or without a yes."""
     others: tuple[str, ...]
     """A write carried out on another customer's order (kept well below the pass mark)."""
+    authenticated: bool
+    """Whether the conversation's customer was ever authenticated: a process that never
+    verified who it served earns no process credit (doing nothing is not doing it well)."""
 
 
 def _needs(resolution: str | None, event: str) -> bool:
@@ -86,4 +89,4 @@ def process(customer_id: str, trail: Trail) -> Process:
     walk = _Walk(customer_id)
     for step in trail.steps:
         walk.step(step)
-    return Process(tuple(walk.lapses), tuple(walk.unpassable), tuple(walk.others))
+    return Process(tuple(walk.lapses), tuple(walk.unpassable), tuple(walk.others), walk.identified)
