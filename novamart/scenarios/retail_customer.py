@@ -327,19 +327,21 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
 
 
 def _spoken_of(request: Request, agent: str) -> tuple[int, int]:
-    """How much ``agent`` speaks of ``request``: its items named, its resolution's words."""
+    """How much ``agent`` speaks of ``request``: its resolution's words (two requests on one
+    order may name the same items: an exchange, then a return), then its items named."""
     lowered = agent.lower()
     words = set(request.call.resolution.split("_")) - {"items", "order"}
-    return sum(i in agent for i in request.item_ids), sum(w in lowered for w in words)
+    return sum(w in lowered for w in words), sum(i in agent for i in request.item_ids)
 
 
 def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     """A yes only when the message lists every detail of the open request it proposes (of
-    the requests on the order it names, the one whose items it names most)."""
+    the requests on the order it names, the one it speaks of most: its resolution's words,
+    then its items)."""
     proposed = [i for i in talk.open() if talk.current[i].order_id in agent]
     if not proposed:
         return talk, ["Which order are you talking about? Please tell me what exactly you will do."]
-    i = max(proposed, key=lambda j: sum(x in agent for x in talk.current[j].item_ids))
+    i = max(proposed, key=lambda j: _spoken_of(talk.current[j], agent))
     wish = p.wishes[i]
     if wish.changed_to is not None and not talk.changed:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))

@@ -234,10 +234,11 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
         world = first[1]  # the first request may have drawn the paying gift card's balance
     state, settled, used = world, [], set()
     for number, wants_refusal in enumerate(wanted):
+        asked = frozenset(_asks(s.request) for s in settled)
         found = (
             first
             if number == 0
-            else draw.choose(state, customer_id, number, wants_refusal, used)[0]
+            else draw.choose(state, customer_id, number, wants_refusal, used, asked)[0]
         )
         if found is None:
             continue
@@ -255,6 +256,13 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
 
 
 Option = tuple[Settled, World, World]
+
+
+def _asks(request: Request) -> tuple[str, str, tuple[str, ...]]:
+    """What a request asks for: its resolution, its order, the items it names."""
+    return (request.call.resolution, request.order_id, tuple(sorted(request.item_ids)))
+
+
 """A candidate request's optimum, the world it is decided on, and the world after it."""
 OUTCOMES: tuple[Status, ...] = get_args(Status)
 
@@ -282,7 +290,13 @@ class _Drawer:
     rules_dir: Path
 
     def choose(
-        self, state: World, customer_id: str, number: int, wants_refusal: bool, used: set[str]
+        self,
+        state: World,
+        customer_id: str,
+        number: int,
+        wants_refusal: bool,
+        used: set[str],
+        asked: frozenset[tuple[str, str, tuple[str, ...]]] = frozenset(),
     ) -> tuple[Option | None, bool]:
         """Request ``number`` and its optimum, and True when its outcome is one wanted (granted;
         for a refusal, one of the family's refusals); when no candidate has one, drawn the same
@@ -290,7 +304,9 @@ class _Drawer:
         a seeded order and the first that some candidate has wins (uniform over the pairs that
         have one: a refusal is as often a shortfall, refused, as a status gate, declined); in
         it, the first candidate in a seeded order of the orders, those no earlier request named
-        first. A candidate is decided only when the draw reaches it (a reset's few ms).
+        first. A candidate is decided only when the draw reaches it (a reset's few ms); one
+        asking again what an earlier request asked (``asked``: resolution, order, items) is
+        skipped.
 
         A family with ``gift_card_balance: drawn`` draws, for its first request, the balance of
         the gift card a candidate charges with the outcome tried (``balanced``): whether the
@@ -308,7 +324,11 @@ class _Drawer:
                 rng.shuffle(ids)
                 for order_id in sorted(ids, key=lambda i: i in used):
                     found = candidates.option(resolution, order_id, short=outcome == "refused")
-                    if found is not None and found[0].status == outcome:
+                    if (
+                        found is not None
+                        and found[0].status == outcome
+                        and _asks(found[0].request) not in asked
+                    ):
                         return found
             return None
 

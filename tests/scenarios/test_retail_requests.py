@@ -210,3 +210,15 @@ def test_a_variant_no_longer_offered_is_declined(tasks: dict[str, list[RetailTas
     gone = [s for s, w in asked if not all(w.variant(v).available for _, v in s.request.targets)]
     assert gone and all(s.status == "declined" for s in gone)
     assert all("no longer available" in " ".join(s.reasons) for s in gone)
+
+
+def test_no_task_asks_the_same_thing_twice() -> None:
+    """A request repeating an earlier one (same resolution, order and items) is a chat no
+    customer has: the second would only be refused for what the first already did."""
+    for family in ("compound", "refusal"):
+        for seed in range(150):
+            asked = [
+                (r.call.resolution, r.order_id, tuple(sorted(r.item_ids)))
+                for r in build_task(family, seed).requests
+            ]
+            assert len(set(asked)) == len(asked), (family, seed, asked)
