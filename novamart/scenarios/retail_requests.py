@@ -236,7 +236,9 @@ def settle_all(
 def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTask:
     """Case ``seed`` of ``family``: the world of the same seed, one of its customers (the first,
     in a seeded order, whose orders can give the first request the outcome drawn for it), and
-    requests drawn one after another, each decided on the state the ones before left."""
+    requests drawn one after another, each decided on the state the ones before left. In a
+    family with ``gift_card_balance: drawn`` the task's world holds the balance drawn for its
+    first request's gift card (else it is the seed's world)."""
     spec = world_spec(rules_dir)["requests"]
     family_spec = spec["families"].get(family)
     if family_spec is None:
@@ -315,7 +317,7 @@ class _Drawer:
         first. A candidate is decided only when the draw reaches it (a reset's few ms).
 
         A family with ``gift_card_balance: drawn`` draws, for its first request, the balance of
-        the gift card a candidate charges with the outcome tried (``balanced``): whether the
+        the gift card a candidate charges with the outcome tried (``_Candidates``): whether the
         card covers the difference then follows the draw, not the product or variant named."""
         rng = random.Random(f"{self.stream}:{number}:draw")
         orders = [o.order_id for o in state.customer(customer_id).orders]
