@@ -16,11 +16,12 @@ at once (exit status 2, one line, nothing sent). The environment runs in this pr
 unless --env-url names a server; --rules-dir (or RULES_DIR) picks the rule files it plays,
 --trials K plays every case K times, --customer llm lets a model play the customer
 (CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY) and --judge llm grade the
-communication term (JUDGE_API_BASE_URL, JUDGE_MODEL_NAME, JUDGE_API_KEY). Every task runs by default
-(the four order cases, the five ticket families, the five retail cases), easy -> medium ->
-hard. Model calls time out after 30 s and are retried with backoff; an episode whose model stays unreachable,
-or that spends its 120 s model-time budget, ends with ``[END] success=false`` and the run
-goes on, so the fourteen tasks take at most 28 minutes of model time.
+communication term (JUDGE_API_BASE_URL, JUDGE_MODEL_NAME, JUDGE_API_KEY). Every task runs by
+default (the four order cases, the five ticket families, the five retail cases), easy ->
+medium -> hard. Model calls time out after 30 s and are retried with backoff; an episode whose
+model stays unreachable, or that spends its 120 s model-time budget, ends with
+``[END] success=false`` and the run goes on, so the fourteen tasks take at most 28 minutes of
+model time.
 
 ``--dataset FILE`` (.csv or .jsonl, seed 003 columns) plays each row of the file once for
 each ticket task it can serve, instead of seeds; every row is checked first, and a malformed

@@ -17,12 +17,15 @@ without ``--env-url``). A server plays its own (deterministic) customer.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from novamart.episode import Episode, MessageRecord
 from novamart.evaluation.chat import ChatModel, ModelUnavailable, ModelVariables
 from novamart.scenarios.personas import PERSONAS
 from novamart.scenarios.scenario import Scenario
+
+if TYPE_CHECKING:
+    from novamart.evaluation.llm_retail_customer import LLMRetailCustomer
 
 STOP = "###STOP###"
 CUSTOMER_VARIABLES = ModelVariables(
@@ -124,6 +127,12 @@ class LLMCustomer:
 
     def __init__(self, model: ChatModel) -> None:
         self.model = model
+
+    def retail_customer(self) -> LLMRetailCustomer:
+        """The same model as a retail case's customer (novamart.scenarios.PlaysRetail)."""
+        from novamart.evaluation.llm_retail_customer import LLMRetailCustomer  # it imports us
+
+        return LLMRetailCustomer(self.model)
 
     def reply(self, episode: Episode, record: MessageRecord) -> str:
         scenario = episode.scenario

@@ -13,7 +13,8 @@ two tool sequences that leave the same world compare the same.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from novamart.kernel.money import cents
@@ -52,26 +53,15 @@ class Ref(NamedTuple):
 Fields = dict[Ref, Any]
 
 
-def _values(record: object) -> Iterator[tuple[str, Any]]:
-    for field in dataclasses.fields(record):  # type: ignore[arg-type]
-        if field.name not in NESTED and field.name not in IDENTITY:
-            value = getattr(record, field.name)
-            yield field.name, cents(value) if isinstance(value, float) else value
+@functools.cache
+def _names(kind: type) -> tuple[str, ...]:
+    """The fields of a record type compared (not its key, nor the records it holds)."""
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name not in NESTED | IDENTITY)
 
 
-def _customer_fields(customer: Customer) -> Iterator[tuple[Ref, Any]]:
-    who = customer.customer_id
-    for name, value in _values(customer):
-        yield Ref(who, "customer", who, "", name), value
-    for payment in customer.payments:
-        for name, value in _values(payment):
-            yield Ref(who, "payment", payment.payment_id, "", name), value
-    for order in customer.orders:
-        for name, value in _values(order):
-            yield Ref(who, "order", order.order_id, "", name), value
-        for item in order.items:
-            for name, value in _values(item):
-                yield Ref(who, "item", order.order_id, item.item_id, name), value
+def _value(record: object, name: str) -> Any:
+    value = getattr(record, name)
+    return cents(value) if isinstance(value, float) else value
 
 
 KEPT = 4096
@@ -80,19 +70,42 @@ _fields: dict[int, tuple[Customer, Fields]] = {}
 _plans: dict[tuple[int, tuple[object, ...]], tuple[World, Plan]] = {}
 
 
+def customer_fields(customer: Customer) -> Fields:
+    """Every field of one customer's account: its own, its payment methods', its orders' and
+    their items' (money to the cent). A world after a write shares every customer it did not
+    change with the world before (frozen records, replaced along the path), so each customer
+    is flattened once and then found by identity (the fields are shared: read only)."""
+    kept = _fields.get(id(customer))
+    if kept is None or kept[0] is not customer:
+        if len(_fields) >= KEPT:
+            _fields.clear()
+        kept = _fields[id(customer)] = (customer, _flattened(customer))
+    return kept[1]
+
+
+def _flattened(customer: Customer) -> Fields:
+    who = customer.customer_id
+    found: Fields = {
+        Ref(who, "customer", who, "", n): _value(customer, n) for n in _names(Customer)
+    }
+    for payment in customer.payments:
+        for n in _names(type(payment)):
+            found[Ref(who, "payment", payment.payment_id, "", n)] = _value(payment, n)
+    for order in customer.orders:
+        for n in _names(type(order)):
+            found[Ref(who, "order", order.order_id, "", n)] = _value(order, n)
+        for item in order.items:
+            for n in _names(type(item)):
+                found[Ref(who, "item", order.order_id, item.item_id, n)] = _value(item, n)
+    return found
+
+
 def flatten(world: World) -> Fields:
-    """Every field of every customer of ``world`` (money to the cent). A world after a write
-    shares every customer it did not change with the world before (frozen records, replaced
-    along the path), so each customer is flattened once and then found by identity."""
-    fields: Fields = {}
+    """Every field of every customer of ``world`` (money to the cent)."""
+    found: Fields = {}
     for customer in world.customers:
-        kept = _fields.get(id(customer))
-        if kept is None or kept[0] is not customer:
-            if len(_fields) >= KEPT:
-                _fields.clear()
-            kept = _fields[id(customer)] = (customer, dict(_customer_fields(customer)))
-        fields.update(kept[1])
-    return fields
+        found.update(customer_fields(customer))
+    return found
 
 
 def changed(before: Fields, after: Fields) -> frozenset[Ref]:
@@ -142,10 +155,10 @@ def _plan(world: World, requests: Iterable[Request]) -> Plan:
     settled, touches = [], []
     for request in requests:
         one, world = settle(world, request)
-        after = flatten(world)
+        mine = customer_fields(world.customer(request.customer_id))  # a write changes no other
         settled.append(one)
-        touches.append(changed(state, after))
-        state = after
+        touches.append(changed({r: state[r] for r in mine if r in state}, mine))
+        state = {**state, **mine}
     return Plan(tuple(settled), tuple(touches), start, state)
 
 

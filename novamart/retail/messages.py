@@ -10,26 +10,42 @@
 - Every amount of money a message states must be one the kernel computes for the requests
   (as first asked and as finally wanted): a write's amount, the prices it adds up, a figure
   its reasons give, a balance before or after. Any other amount cannot be verified.
+
+The communication component (``communication``) is 0 when no message was sent, one is rude or
+one states an amount that cannot be verified (each also keeps the episode below the pass mark);
+else the mean over the requests of: 1 for one carried out when a message after its write (the
+last of its resolution on its order) names its order (0, and below the pass mark, when that
+report says it cannot be done and reports nothing done: the customer was told the opposite of
+what happened); for one declined or refused, ``TOLD`` when the customer was told it cannot be
+done and ``WHY`` when a message conveys the kernel's reason (told without it: below the pass
+mark, as the rulebook's decline says the customer is told why).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from novamart.kernel.money import cents
 from novamart.language import lexicon_for, read
 from novamart.language.text import normalise, tokenize
 from novamart.retail.diff import Plan
-from novamart.retail.trail import Message
+from novamart.retail.trail import Message, Trail
+from novamart.scenarios.retail_customer import _DONE as DONE_WORDS
 from novamart.scenarios.retail_customer import _REFUSED as REFUSAL_WORDS
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World, retail_kernel
 
 _PLACEHOLDER = re.compile(r"\{[^{}]+\}")
 _PARENTHESISED = re.compile(r"\(([^()]+)\)")
-_COMPARED = re.compile(r"(?:==|!=) ([a-z_]+)")
+_COMPARED = re.compile(r"(?:==|!=) ([a-z_]+)\b(?!\.)")
+_GUARD = re.compile(r"\(as [^()]*\)")
+"""The guard a failed test names (``(as payment.method == gift_card)``): when, not why."""
+_KIND = re.compile(r"_\d+$")
+"""The number of an identifier (``paypal_1214643``): without it, its kind (``paypal``)."""
 _FLAG = re.compile(r"\b[a-z]+\.([a-z_]+) is (?:true|false)\b")
 
 
@@ -49,8 +65,9 @@ def refusal(messages: Iterable[Message], order_id: str) -> Message | None:
 
 
 def reported(messages: Iterable[Message], order_id: str, after: int) -> Message | None:
-    """The first message after step ``after`` that names ``order_id``."""
-    return next((m for m in messages if m.step > after and names(m, order_id)), None)
+    """The first message naming ``order_id`` sent at step ``after`` or later (a message in
+    the same step as the write comes from the same call, after it)."""
+    return next((m for m in messages if m.step >= after and names(m, order_id)), None)
 
 
 @functools.cache
@@ -74,9 +91,9 @@ def cues(reason: str) -> frozenset[str]:
     """What a message may say to convey ``reason`` (lower case, underscores as spaces)."""
     filled = next((m.groups() for p in _templates() if (m := p.match(reason))), (reason,))
     found: set[str] = set()
-    for value in filled:
+    for value in (_GUARD.sub("", v) for v in filled):
         if "." not in value and ":" not in value:
-            found.add(value)
+            found |= {value, _KIND.sub("", value)}
         found |= {v for v in _PARENTHESISED.findall(value) if "." not in v or _figure(v)}
         found |= set(_COMPARED.findall(value))
         found |= {name.removeprefix("new_") for name in _FLAG.findall(value)}
@@ -108,20 +125,24 @@ def amounts(text: str) -> list[float]:
 
 def _figures(settled: Settled, world: World) -> Iterator[float]:
     """The amounts the kernel computes for one request: its amount, the prices it adds up
-    (each item's, the variant's asked for, their difference), the figures its reasons give."""
+    (each item's named, or the whole order's when it names none; the variant's asked for, the
+    difference), the figures its reasons give and the gap between a failed test's two sides
+    (a gift card's shortfall)."""
     if settled.amount is not None:
         yield settled.amount
     request = settled.request
     order = world.owner_of(request.order_id).order(request.order_id)
     targets = dict(request.targets)
     for item in order.items:
-        if item.item_id in request.item_ids:
+        if item.item_id in request.item_ids or not request.item_ids:
             yield item.price
             if item.item_id in targets:
                 new = world.variant(targets[item.item_id]).price
                 yield from (new, new - item.price)
     for reason in settled.reasons:
-        yield from amounts(reason)
+        figures = amounts(reason)
+        yield from figures
+        yield from (a - b for a, b in itertools.pairwise(figures))
 
 
 def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: World) -> frozenset:
@@ -140,3 +161,67 @@ def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: Wor
 def unverifiable(messages: Iterable[Message], allowed: frozenset) -> list[tuple[Message, float]]:
     """Each amount a message states that is not one of ``allowed``."""
     return [(m, a) for m in messages for a in amounts(m.text) if abs(cents(a)) not in allowed]
+
+
+TOLD, WHY = 0.5, 0.5
+"""A refusal's credit: told it cannot be done, and why (a cue of the kernel's reason)."""
+
+
+@dataclass(frozen=True)
+class Communication:
+    score: float
+    notes: tuple[str, ...]
+    unpassable: tuple[str, ...]
+    """Why the messages must keep the episode below the pass mark: none sent, one rude, an
+    amount that cannot be verified, a write carried out reported as not possible, a refusal
+    told without its reason."""
+
+
+def communication(
+    best: Plan, plans: Iterable[Plan], world: World, customer_id: str, trail: Trail,
+    *ends: World,
+) -> Communication:  # fmt: skip
+    """The messages of ``trail`` graded for the requests of ``best``: 0 when none was sent,
+    one is rude or one states an amount that none of ``plans`` (on ``world``) nor the
+    customer's balances at the start or at ``ends`` give; else the mean of each request's
+    credit (reported when carried out; told and why when declined or refused)."""
+    sent = trail.messages
+    if not sent:
+        return Communication(0.0, (), ("no message to the customer",))
+    allowed = verifiable(plans, world, customer_id, *ends)
+    failed = [f"a rude message (step {m.step})" for m in rude(sent)[:1]] + [
+        f"an amount no kernel computation gives: {amount:.2f} (step {m.step})"
+        for m, amount in unverifiable(sent, allowed)[:1]
+    ]
+    if failed:  # fail closed: nothing the messages say earns anything
+        return Communication(0.0, (), tuple(failed))
+    credits, notes, unpassable = [], [], []
+    for number, settled in enumerate(best.settled, 1):
+        credit, lacks, blocking = _credit(settled, trail)
+        credits.append(credit)
+        (unpassable if blocking else notes).extend([f"request {number}: {lacks}"] if lacks else [])
+    score = sum(credits) / len(credits) if credits else 1.0
+    return Communication(score, tuple(notes), tuple(unpassable))
+
+
+def _credit(settled: Settled, trail: Trail) -> tuple[float, str, bool]:
+    """One request's communication credit, what it lacks, and whether that must keep the
+    episode below the pass mark: a write carried out reported as not possible, or a refusal
+    told without the kernel's reason (a refusal is explained, or it is a guess that happened
+    to be right). A refusal not told at all is the outcome's (the request is not right)."""
+    order_id = settled.request.order_id
+    if settled.status == "carried out":
+        resolution = settled.request.call.resolution
+        writes = [s.step for s in trail.steps if s.kind == "write" and s.carried_out
+                  and s.order_id == order_id and s.resolution == resolution]  # fmt: skip
+        report = reported(trail.messages, order_id, max(writes)) if writes else None
+        if report is None:
+            return 0.0, f"no message after its write names {order_id}", False
+        if REFUSAL_WORDS.search(report.text) and not DONE_WORDS.search(report.text):
+            return 0.0, f"its report (step {report.step}) says it cannot be done", True
+        return 1.0, "", False
+    told = refusal(trail.messages, order_id) is not None
+    why = not settled.reasons or conveys(trail.messages, settled) is not None
+    lacks = [] if told else [f"no message says {order_id} cannot be done"]
+    lacks += [] if why else ["no message conveys the kernel's reason"]
+    return TOLD * told + WHY * why, "; ".join(lacks), told and not why

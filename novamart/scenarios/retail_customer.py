@@ -16,7 +16,7 @@ import functools
 import random
 import re
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from novamart.kernel.declared import Call
 from novamart.scenarios.retail_requests import (
@@ -275,6 +275,14 @@ class RetailCustomer(Protocol):
     """What a retail session talks to: the deterministic customer or the LLM one, alike."""
 
     def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]: ...
+
+
+@runtime_checkable
+class PlaysRetail(Protocol):
+    """An order case's customer that also plays retail customers (the LLM customer: the same
+    model, under the retail contract), so one ``--customer llm`` serves every task."""
+
+    def retail_customer(self) -> RetailCustomer: ...
 
 
 class ScriptedCustomer:

@@ -61,6 +61,7 @@ from novamart.models import NovamartObservation, NovamartState
 from novamart.retail.tools import retail_tools
 from novamart.reward import CommunicationJudge
 from novamart.scenarios import MODES, Mode, TaskSpec, get_task
+from novamart.scenarios.retail_customer import PlaysRetail
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import DEFAULT_TASK
 from novamart.server.runs import Hidden, Run, start_run
@@ -239,6 +240,9 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         self.rubric: NovamartRubric = NovamartRubric()
         self._kernel = kernel or default_kernel()
         self._customer = customer
+        self._retail_customer = (
+            customer.retail_customer() if isinstance(customer, PlaysRetail) else None
+        )
         self._judge = judge
         self._run: Run | None = None
         self._variant: int | None = None
@@ -294,7 +298,14 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         rules = base if variant is None else self._kernel.variant(variant)
         self._mode = check_mode(mode)
         self._run = start_run(
-            spec, check_seed(seed), rules, ticket, self._mode, self._customer, self._judge
+            spec,
+            check_seed(seed),
+            rules,
+            ticket,
+            self._mode,
+            self._customer,
+            self._judge,
+            self._retail_customer,
         )
         self._variant = variant
         self._rules = rules

@@ -166,3 +166,21 @@ def test_inference_plays_the_llm_customer_too() -> None:
     # one customer turn each: the stop token closed the conversation at the first message
     assert len(stand_in.requests) == 2
     assert all(e.steps[-1].tool == "respond_to_customer" and e.steps[-1].done for e in episodes)
+
+
+def test_one_llm_customer_plays_the_retail_cases_under_their_contract() -> None:
+    """``--customer llm`` reaches the retail customer too: the model words every reply, and
+    its ###STOP### at once does not end a conversation whose requests are still open."""
+
+    def script(body: dict[str, Any], _index: int) -> Answer:
+        return text(f"Fine, whatever you say. {STOP}")
+
+    with serve(script) as stand_in:
+        env = {"CUSTOMER_API_BASE_URL": stand_in.url, "CUSTOMER_API_KEY": "k"}
+        args = ["--offline", "--customer", "llm", "--tasks", "retail_return"]
+        result = CliRunner().invoke(inference_app, args, env=env)
+    assert result.exit_code == 0, result.output
+    (episode,) = parse(result.stdout)
+    replies = [s for s in episode.steps if s.tool == "respond_to_customer"]
+    assert len(replies) >= 2 and len(stand_in.requests) == len(replies)  # all the model's
+    assert episode.steps[-1].tool == "respond_to_customer"

@@ -221,5 +221,5 @@ def test_check_action_lists_what_the_policies_allow_on_the_whole_order() -> None
 
 def test_the_task_registry_lists_the_tools_the_rulebook_generates() -> None:
     rulebook = retail_kernel().rulebook
-    assert RETAIL_TOOLS == tools.offered(rulebook, "guided")
+    assert tools.offered(rulebook, "guided") == RETAIL_TOOLS
     assert all(spec.tools == RETAIL_TOOLS for spec in RETAIL_TASKS.values())
