@@ -20,9 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, get_args
 
+from novamart.kernel.decide import grant_amount
 from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
-from novamart.kernel.requests import Status, decide_call
+from novamart.kernel.requests import Status, decide_call, request_facts
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
     RETAIL_DIR,
@@ -147,6 +148,27 @@ def case_facts(
     }
 
 
+def write_amount(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -> float | None:
+    """The amount a grant of ``request`` carries on ``world`` (the rulebook's amount of the
+    resolution, as the kernel computes a grant's), whether or not the kernel would grant it;
+    None when no policy grants the resolution or the amount cannot be computed."""
+    rulebook = retail_kernel(rules_dir).rulebook
+    resolution = request.call.resolution
+    rule = next(
+        (
+            g.amount
+            for p in rulebook.policies.values()
+            for g in p.grants
+            if g.resolution == resolution
+        ),
+        None,
+    )
+    if rule is None:
+        return None
+    facts = rulebook.facts.validate(case_facts(world, request))
+    return grant_amount(rule, request_facts(rulebook, facts, request.call))
+
+
 def absorb(world: World, customer_id: str, after: Facts) -> World:
     """``world`` with the kernel's state after a call written back: the order, its items and
     the payment method the case held."""
@@ -214,7 +236,9 @@ def settle_all(
 def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTask:
     """Case ``seed`` of ``family``: the world of the same seed, one of its customers (the first,
     in a seeded order, whose orders can give the first request the outcome drawn for it), and
-    requests drawn one after another, each decided on the state the ones before left."""
+    requests drawn one after another, each decided on the state the ones before left. In a
+    family with ``gift_card_balance: drawn`` the task's world holds the balance drawn for its
+    first request's gift card (else it is the seed's world)."""
     spec = world_spec(rules_dir)["requests"]
     family_spec = spec["families"].get(family)
     if family_spec is None:
@@ -309,7 +333,7 @@ class _Drawer:
         skipped.
 
         A family with ``gift_card_balance: drawn`` draws, for its first request, the balance of
-        the gift card a candidate charges with the outcome tried (``balanced``): whether the
+        the gift card a candidate charges with the outcome tried (``_Candidates``): whether the
         card covers the difference then follows the draw, not the product or variant named."""
         rng = random.Random(f"{self.stream}:{number}:draw")
         orders = [o.order_id for o in state.customer(customer_id).orders]
@@ -388,9 +412,9 @@ class _Candidates:
     With ``drawn`` (a family's ``gift_card_balance: drawn``), a candidate charging a gift card
     is decided with that card's balance drawn: below the kernel's amount of the write when a
     shortfall (``short``) is tried, else at least that amount (up to facts.yaml's draw range
-    above it). The amount is the kernel's, decided on a balance in the middle of facts.yaml's
-    range (no difference reaches either end); a candidate charging no gift card, or nothing,
-    keeps the world's balance."""
+    above it). The amount is the kernel's (``write_amount``); a candidate charging no gift
+    card, or nothing, keeps the world's balance. The decision on the drawn balance is the
+    candidate's outcome, whatever the draw meant it to be."""
 
     drawer: _Drawer
     state: World
@@ -422,20 +446,17 @@ class _Candidates:
         return self.drawer.request(self.state, self.customer_id, order, resolution, rng)
 
     def amount(self, resolution: str, order_id: str) -> float | None:
-        """What the candidate charges a gift card (the kernel's amount, when it is carried out
-        on an ample balance and above zero), else None."""
+        """What the candidate charges a gift card: the amount the kernel gives its write (the
+        grant's amount on the case, as a decision computes it), when it names a gift card and
+        is above zero; else None."""
         if (resolution, order_id) not in self.charged:
             request = self.request(resolution, order_id)
             named = None if request is None else request.call.arguments.get("payment_method_id")
             customer = self.state.customer(self.customer_id)
             amount = None
             if request is not None and named is not None and _is_gift_card(customer, named):
-                spec = self.balance()
-                middle = sum(spec.range) / 2 if spec.range else 0.0
-                settled = self.decide(self.with_balance(request, middle), request)[0]
-                if settled.status == "carried out" and (settled.amount or 0) > 0:
-                    amount = settled.amount
-            self.charged[resolution, order_id] = amount
+                amount = write_amount(self.state, request, self.drawer.rules_dir)
+            self.charged[resolution, order_id] = amount if amount and amount > 0 else None
         return self.charged[resolution, order_id]
 
     def balance(self) -> FieldSpec:

@@ -18,6 +18,7 @@ from novamart.evaluation.chat import MissingApiKey
 from novamart.evaluation.llm_customer import STOP, TONES, CustomerUnavailable
 from novamart.evaluation.llm_retail_customer import LLMRetailCustomer
 from novamart.kernel import events
+from novamart.retail import tools
 from novamart.retail.session import RetailSession
 from novamart.scenarios.retail_customer import Profile, case, describe, start
 from novamart.scenarios.retail_requests import RetailTask
@@ -28,8 +29,15 @@ from tests.inference.standin import Answer, StandIn, serve, status, text
 YES = events.from_reply(retail_kernel().rulebook.facts)["confirmed"]
 
 
-def first_case(family: str, wanted: Callable[[RetailTask, Profile], bool]) -> Profile:
-    return next(p for s in range(200) if wanted(*(found := case(family, s))) for p in found[1:])
+def first_case(
+    family: str, wanted: Callable[[RetailTask, Profile], bool]
+) -> tuple[RetailTask, Profile]:
+    return next(found for s in range(200) if wanted(*(found := case(family, s))))
+
+
+def plain_exchange(task: RetailTask, p: Profile) -> bool:
+    """An exchange the kernel carries out, of a customer who will not change its mind."""
+    return task.settled[0].status == "carried out" and p.wishes[0].changed_to is None
 
 
 @contextmanager
@@ -66,7 +74,7 @@ def proposal(p: Profile, leave_out: str = "") -> str:
 
 
 def test_a_stop_token_with_a_request_open_ends_nothing() -> None:
-    p = replace(first_case("compound", lambda t, _p: len(t.settled) >= 2), other=None)
+    p = replace(first_case("compound", lambda t, _p: len(t.settled) >= 2)[1], other=None)
     with model(text(f"Thanks, bye! {STOP}")) as (stand_in, customer):
         talk = start(p)
         for agent in ("Is there anything else?", "Goodbye, have a nice day!"):
@@ -97,7 +105,7 @@ def test_a_stop_token_with_a_request_open_ends_nothing() -> None:
 
 
 def test_the_model_is_told_the_profile_and_given_the_seed() -> None:
-    p = first_case(
+    _task, p = first_case(
         "compound",
         lambda _t, q: q.other is not None and any(w.changed_to for w in q.wishes),
     )
@@ -119,11 +127,7 @@ def test_the_model_is_told_the_profile_and_given_the_seed() -> None:
 
 
 def test_the_yes_is_the_rulebooks_words_and_only_once_every_detail_is_listed() -> None:
-    def plain_exchange(task: RetailTask, p: Profile) -> bool:
-        wish = p.wishes[0]
-        return task.settled[0].status == "carried out" and wish.changed_to is None
-
-    p = replace(first_case("exchange_variant", plain_exchange), other=None)
+    p = replace(first_case("exchange_variant", plain_exchange)[1], other=None)
     with model(text(p.yes)) as (stand_in, customer):
         talk, said = customer.reply(p, start(p), proposal(p, leave_out="amount"))
         assert not says(said, YES)  # the model's yes is not taken
@@ -160,3 +164,15 @@ def test_the_session_takes_it_in_place_of_the_scripted_customer() -> None:
     assert answer == f"My email is {p.customer.email}."
     assert session.talk.identified and not session.talk.closed and not session.done
     assert session.conversation[-1] == f"customer: {answer}"
+
+
+def test_the_session_hears_the_models_yes_only_when_every_detail_was_listed() -> None:
+    task, p = first_case("exchange_variant", plain_exchange)
+    with model(text(p.yes)) as (_stand_in, customer):
+        session = RetailSession.start(task, replace(p, other=None), "guided", 20, customer)
+        heard = tools.call(session, "respond_to_customer", {"message": proposal(p, "amount")})
+        assert heard["ok"] and not says(heard["customer_reply"], YES)
+        assert session.yes_to is None
+        listed = proposal(p)
+        heard = tools.call(session, "respond_to_customer", {"message": listed})
+        assert heard["customer_reply"] == p.yes and session.yes_to == listed
