@@ -27,6 +27,9 @@ class ResolutionClaim:
     stance: Stance
     amount: float | None
     clause: str
+    hedged: bool = False
+    """Under a frame denying that the writer knows or says it ("I can't say ..."): it never
+    earns credit, and still costs when false."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +43,8 @@ class FactClaim:
     reported: bool = False
     """Stated as what a check or someone found ("our technician confirmed a defect"): it also
     claims the finding was made, so before its tool has run it cannot be verified."""
+    hedged: bool = False
+    """As ResolutionClaim.hedged."""
 
     def negated(self) -> FactClaim | None:
         """The claim with its polarity reversed (None when that says nothing definite)."""

@@ -31,6 +31,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, methodcaller
+from typing import TypeVar
 
 from novamart.language.claims import (
     APPROX,
@@ -59,6 +60,7 @@ from novamart.language.consequence import (
 )
 from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
+from novamart.language.frames import unframed
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
 from novamart.language.lexicon import (
     DETERMINERS,
@@ -108,7 +110,7 @@ IDIOMS = Phrases.of_lemmas(
     "without hassle", "no extra cost", "no extra charge", "no cost", "no charge", "no fee",
     "never mind", "not your fault", "no fault of your", "without a doubt", "no further action",
     "not sure", "not at all", "never fear", "no need to apologise", "no need to apologize",
-    "not long", "no trouble", "not a bother", "no wait", "not the case that",
+    "not long", "no trouble", "not a bother", "no wait",
 )  # fmt: skip
 """Negative-looking phrases that negate nothing in a message."""
 PREDICATE_NEGATORS = lemmaset("not never nothing none neither nor nobody")
@@ -330,7 +332,8 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     reading is immutable and depends on nothing else, so the same message (agents in an
     evaluation, a GRPO group's repeated replies) is read once."""
     vocabulary = known_words(lexicon)
-    parsed = clauses(text, vocabulary.knows)
+    written = clauses(text, vocabulary.knows)
+    parsed = [unframed(c) for c in written]  # "it's not as if ...": read what it governs
     conditional = {c.segment for c in parsed if _conditional(c)}
     foreign = _foreign(parsed, vocabulary)
     items: list[_Read] = []
@@ -348,12 +351,14 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         items.append(item)
     _answers(items)
     _share_amounts(items)
-    polite, rude = courtesy([c for c in parsed if id(c) not in foreign])
-    resolutions = [c for item in items for c in _resolution_claims(item)]
-    facts = [f for item in items for f in _fact_claims(item)]
+    polite, rude = courtesy(
+        [w for w, c in zip(written, parsed, strict=True) if id(c) not in foreign]
+    )
+    resolutions = [c for item in items for c in _as_hedged(item, _resolution_claims(item))]
+    facts = [f for item in items for f in _as_hedged(item, _fact_claims(item))]
     unverifiable: list[UnverifiableClaim] = []
     for k in range(len(items)):
-        for claim in _structural_claims(items, k, lexicon):
+        for claim in _as_hedged(items[k], _structural_claims(items, k, lexicon)):
             if isinstance(claim, ResolutionClaim):
                 resolutions.append(claim)
             elif isinstance(claim, FactClaim):
@@ -363,7 +368,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     return Reading(
         resolutions=_distinct_resolutions(iter(resolutions)),
         facts=tuple(dict.fromkeys(facts)),
-        secret_requests=tuple(secret_requests(parsed)),
+        secret_requests=tuple(secret_requests(written)),
         courteous=polite,
         rude=rude,
         clauses=tuple(c.text for c in parsed),
@@ -372,6 +377,17 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         disguised=tuple((c.text, change) for c in parsed for change in c.disguised),
         unreadable=tuple(c.text for c in parsed if id(c) in foreign),
     )
+
+
+_Claim = TypeVar("_Claim", bound=ResolutionClaim | FactClaim | UnverifiableClaim)
+
+
+def _as_hedged(item: _Read, claims: list[_Claim]) -> list[_Claim]:
+    """The claims of a clause whose frame denies knowing or saying it, marked hedged ("I
+    can't say the check found anything wrong": never credit, a cost when false)."""
+    if not item.clause.hedged:
+        return claims
+    return [c if isinstance(c, UnverifiableClaim) else replace(c, hedged=True) for c in claims]
 
 
 WARM_UP = (
@@ -484,6 +500,8 @@ def _read_clause(
         return _Read(clause, mentions, _modality(clause, mentions, cond, own_quote))
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
+    for mention in mentions if clause.framed else ():
+        mention.negations += clause.framed  # "it's not as if no gift card was added"
     own_quote = clause.quoted and not _customers_words(clause, before)
     # a status quoted from the record says what it is now, whatever the condition around it
     # ("if you log in you will see "Refund issued"")
@@ -1757,7 +1775,7 @@ def _clause_negated(clause: Clause, before: int | None = None) -> bool:
         and (w in PREDICATE_NEGATORS or w in ("no", "without"))
         and not _about_something_else(lemmas, i)  # "... and won't appear on your statement"
     )
-    return count % 2 == 1
+    return (count + clause.framed) % 2 == 1
 
 
 def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim]:

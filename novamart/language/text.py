@@ -163,6 +163,11 @@ class Clause:
     """The first clause of its sentence."""
     disguised: tuple[str, ...] = ()
     """The disguised words read in it as the words they spell ("r3fund -> refund")."""
+    framed: int = 0
+    """The negations of a frame it was read out of ("it's not as if ...": 1; see
+    novamart.language.frames): they count toward the polarity of everything it says."""
+    hedged: bool = False
+    """Its frame denies knowing or saying it ("I can't say ..."): what it claims is hedged."""
 
 
 def normalise(text: str, folded: bool = False) -> str:
