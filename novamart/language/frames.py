@@ -114,9 +114,9 @@ def _truth(words: list[str], j: int) -> tuple[int, int, bool] | None:
 
 def _there(words: list[str], j: int) -> tuple[int, int, bool] | None:
     """After "there": "is no way", "was no reason"."""
-    if words[j : j + 2] and words[j] in COPULAS and words[j + 1 : j + 2] == ["no"]:
-        if words[j + 2 : j + 3] and words[j + 2] in THERE_HEADS:
-            return j + 3, 1, False
+    after = words[j : j + 3]
+    if len(after) == 3 and after[0] in COPULAS and after[1] == "no" and after[2] in THERE_HEADS:
+        return j + 3, 1, False
     return None
 
 

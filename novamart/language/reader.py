@@ -60,8 +60,8 @@ from novamart.language.consequence import (
 )
 from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
-from novamart.language.frames import unframed
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
+from novamart.language.frames import unframed
 from novamart.language.lexicon import (
     DETERMINERS,
     GAP,
