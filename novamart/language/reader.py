@@ -86,6 +86,8 @@ from novamart.language.stake import (
     status_value,
 )
 from novamart.language.text import (
+    COMMA_LINKS,
+    CONTRAST,
     RUN_ON_STARTS,
     Clause,
     Phrases,
@@ -501,7 +503,7 @@ def _read_clause(
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
     for mention in mentions if clause.framed else ():
-        mention.negations += clause.framed  # "it's not as if no gift card was added"
+        mention.negations += _frame_flips(clause)  # "it's not as if no gift card was added"
     own_quote = clause.quoted and not _customers_words(clause, before)
     # a status quoted from the record says what it is now, whatever the condition around it
     # ("if you log in you will see "Refund issued"")
@@ -1548,7 +1550,7 @@ def _staked(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClai
         denied = negated and _denies_benefit(clause)
         note = {"benefit": BENEFIT_NOTE, "amount": AMOUNT_NOTE}.get(found.kind, OUTCOME_NOTE)
         return [] if denied else [UnverifiableClaim(note, text)]
-    stance = _stance(modality, int(negated))
+    stance = _stance(modality, int(negated != found.retained))  # "not a cent stays with us"
     return [] if stance is None else [ResolutionClaim(target, stance, amount, text)]
 
 
@@ -1775,7 +1777,25 @@ def _clause_negated(clause: Clause, before: int | None = None) -> bool:
         and (w in PREDICATE_NEGATORS or w in ("no", "without"))
         and not _about_something_else(lemmas, i)  # "... and won't appear on your statement"
     )
-    return (count + clause.framed) % 2 == 1
+    return (count + _frame_flips(clause)) % 2 == 1
+
+
+def _frame_flips(clause: Clause) -> int:
+    """The negations a frame adds to its clause's polarity. A frame governs the whole of
+    what it frames, so a negation of another predicate counts against it too ("there's no
+    way your refund won't reach you this week" says it will)."""
+    if not clause.framed:
+        return 0
+    lemmas, masked = clause.lemmas, _masked(clause.lemmas)
+    end = next((i for i, w in enumerate(lemmas) if i and w in LINKED), len(lemmas))
+    elsewhere = sum(1 for i, w in enumerate(lemmas[:end]) if w == "not" and not masked[i]
+                    and _about_something_else(lemmas, i))  # fmt: skip
+    return clause.framed + elsewhere
+
+
+LINKED = COMMA_LINKS | CONTRAST
+"""Where what a frame governs ends in a clause run on ("... was added and so you do not
+need to do anything else")."""
 
 
 def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim]:

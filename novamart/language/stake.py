@@ -58,6 +58,9 @@ class Stake:
     routed: bool = True
     """For money: whether the clause says where it goes (else it is the amount of what the
     message names: "I've already applied $134.25")."""
+    retained: bool = False
+    """For money: the store keeps it ("not a cent stays with us"), the inverse of money
+    back, so the clause's polarity reads the other way."""
 
 
 def _lemmatised(*phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -420,7 +423,8 @@ def finding(clause: Clause) -> Stake | None:
     """A source reporting on the case: "the courier confirmed ...", "our records show ...",
     "every test we ran was passed", "the diagnostics came back completely normal"."""
     lemmas = clause.lemmas
-    source = next((i for i, w in enumerate(lemmas) if w in SOURCES), None)
+    source = next((i for i, w in enumerate(lemmas) if w in SOURCES and not _aside(lemmas, i)),
+                  None)  # fmt: skip
     if source is None:
         return None
     verb = next((i for i in range(source + 1, len(lemmas)) if _reports(lemmas, i)), None)
@@ -432,6 +436,17 @@ def finding(clause: Clause) -> Stake | None:
     if not _checker(lemmas, source):
         return Stake("finding")  # a courier, a bank, the manufacturer: no tool of the record
     return _fault_stated(lemmas, verb)
+
+
+ASIDES = lemmaset("note")
+"""Sources that also label the writer's own aside ("Note: ...", "Kindly note, ...")."""
+ASIDE_ENDS = wordset(": ,")
+
+
+def _aside(lemmas: list[str], i: int) -> bool:
+    """Whether ``lemmas[i]`` labels the writer's aside (followed by a colon or comma at the
+    start of the clause), not a record that reports ("the case note says ...")."""
+    return lemmas[i] in ASIDES and i <= 1 and lemmas[i + 1 : i + 2] in ([e] for e in ASIDE_ENDS)
 
 
 def _fault_stated(lemmas: list[str], verb: int) -> Stake:
@@ -551,6 +566,8 @@ def _stake(clause: Clause) -> Stake | None:
     route = _any(clause, ROUTE) or _any(clause, HOLDINGS)
     moves = _moves(clause)
     holds = _any(clause, HOLDING_VERBS)
+    if money and retained(clause):
+        return Stake("money", retained=True)
     if money and (gives or route or moves or holds):
         account = _any(clause, ACCOUNT_WORDS) and not (_any(clause, ROUTE) or _any(clause, BANKED))
         return Stake("money", account=account, routed=route or account or moves)
@@ -574,6 +591,26 @@ def _stake(clause: Clause) -> Stake | None:
     if moves and not paperwork(clause) and _runs(clause.lemmas, AT_THE_CUSTOMER):
         return Stake("benefit")  # something on its way that the clause does not name
     return None
+
+
+RETAIN = lemmaset("keep retain withhold")
+STAY = lemmaset("stay remain")
+STORE = wordset("we us novamart")
+
+
+def retained(clause: Clause) -> bool:
+    """Whether the clause has the store keep the money: it stays or remains with the store
+    ("not a single cent of the $X stays with us") or the store keeps, retains or withholds
+    it ("we're keeping the $79.99")."""
+    lemmas = clause.lemmas
+    return any(
+        (w in STAY and lemmas[i + 1 : i + 2] == ["with"] and lemmas[i + 2 : i + 3] in STORE_NEXT)
+        or (w in RETAIN and not STORE.isdisjoint(lemmas[max(0, i - 4) : i]))
+        for i, w in enumerate(lemmas)
+    )
+
+
+STORE_NEXT = tuple([w] for w in STORE)
 
 
 OFF_ROUTE = lemmaset("cheque cash courier envelope zelle venmo wire chargeback dispute void waive")

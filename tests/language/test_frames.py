@@ -85,6 +85,9 @@ def test_a_frame_counts_its_own_negations(frame: str, inner: str) -> None:
         ("I can't say the check found anything wrong.", {("defect_check.verified", False, True)}),
         ("It wasn't that nobody approved the refund.", {("full_refund", "asserted", False)}),
         ("Nobody can say we didn't escalate this.", {("escalate", "asserted", False)}),
+        # a frame governs a negation of another predicate too (timing: "won't reach you")
+        ("There's no way your refund won't reach you this week.",
+         {("full_refund", "asserted", False)}),
         # a frame ahead of a lead-in, and one run into the sentence
         ("Please be advised: it's not as if no gift card was added.",
          {("store_credit", "asserted", False)}),
@@ -102,3 +105,23 @@ def test_the_measured_double_negatives(text: str, want: set) -> None:
 def test_a_frame_without_a_claim_claims_nothing() -> None:
     assert claims("I can't say how sorry I am.") == set()
     assert claims("There's no way to speed this up, I'm afraid.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # money the store keeps is the inverse of money back: its negation gives it back
+        ("Not a single cent of the $79.99 stays with us.", {("full_refund", "asserted", False)}),
+        ("None of the $79.99 stays with us.", {("full_refund", "asserted", False)}),
+        ("We are keeping the $79.99, I'm afraid.", {("full_refund", "denied", False)}),
+        # nobody is no one else deciding the case
+        ("Nobody approved your refund.", {("full_refund", "denied", False)}),
+        # a writer's aside label is no record reporting a finding
+        ("Note: the check found anything wrong.", {("defect_check.verified", True, False)}),
+        ("Kindly note, I can't say check found anything wrong.",
+         {("defect_check.verified", False, True)}),
+    ],
+)  # fmt: skip
+def test_what_the_framed_lies_leaned_on(text: str, want: set) -> None:
+    assert claims(text) == want
+    assert reading(text).unverifiable == ()
