@@ -51,7 +51,7 @@ TRANSFER = lemmaset(
 REVERSAL = (
     "void", "revers", "cancel", "waiv", "nullif", "annul", "remov", "wip", "undo", "undon",
     "eras", "scrap", "forgiv", "chargeback", "refund", "gone", "disappear", "drop", "withdr",
-    "strik",
+    "strik", "zero",
 )  # fmt: skip
 CHARGED = lemmaset("charge payment transaction bill debit invoice purchase order")
 FEES = lemmaset("fee fees shipping delivery postage surcharge subscription")

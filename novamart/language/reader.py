@@ -1446,12 +1446,13 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
     if (
-        item.modality in CLAIMING
+        (item.modality in CLAIMING or clause.words[0] in SUBJECTS)
         and off_route(clause)
         and not _clause_negated(clause)
         and not _wished(clause)
-    ):
-        return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]  # "a check for $89 is in the mail"
+    ):  # "a check for $89 is in the mail"; a subject's verb the reader does not know too ("I
+        # pushed $X to your PayPal"), not a label ("A cash refund: I can't approve it")
+        return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):

@@ -568,6 +568,8 @@ def _stake(clause: Clause) -> Stake | None:
     holds = _any(clause, HOLDING_VERBS)
     if money and retained(clause):
         return Stake("money", retained=True)
+    if made_whole(clause):
+        return Stake("money")  # "we've made you whole": compensated, so money back
     if money and (gives or route or moves or holds):
         account = _any(clause, ACCOUNT_WORDS) and not (_any(clause, ROUTE) or _any(clause, BANKED))
         return Stake("money", account=account, routed=route or account or moves)
@@ -591,6 +593,30 @@ def _stake(clause: Clause) -> Stake | None:
     if moves and not paperwork(clause) and _runs(clause.lemmas, AT_THE_CUSTOMER):
         return Stake("benefit")  # something on its way that the clause does not name
     return None
+
+
+WHOLE = wordset("whole good")
+"""What a loss is made ("made you whole", "the $X has been made good"): compensated in
+full, which is money back."""
+
+
+def made_whole(clause: Clause) -> bool:
+    """Whether the clause makes the customer or their money whole or good ("we've made you
+    whole", "the $X has been made good"; not "made good on our promise", "made a good
+    choice")."""
+    lemmas, words = clause.lemmas, clause.words
+    for i, w in enumerate(lemmas):
+        if w != "make":
+            continue
+        j = next((j for j in range(i + 1, min(i + 4, len(words))) if words[j] in WHOLE), None)
+        if j is None or words[j : j + 2] == ["good", "on"]:
+            continue  # ("made good on our promise": kept it)
+        between = words[i + 1 : j]
+        if between and not CUSTOMER.isdisjoint(between):
+            return True  # "made you whole"
+        if not between and ("money" in clause.kinds or _any(clause, MONEY)):
+            return True  # "the $X has been made good"
+    return False
 
 
 RETAIN = lemmaset("keep retain withhold")
@@ -621,14 +647,20 @@ wallet: "your NovaMart wallet" is the store account, where store credit goes.)""
 
 
 def _sent_to_bank(words: list[str]) -> bool:
-    """The rulebook's refund reaches a bank only by going back ("back to your bank"): money
-    transferred, or sent to or into one, is a payment no tool makes ("your bank processes it"
-    names no destination)."""
-    into = any(w in INTO and "bank" in words[i + 1 : i + 3] for i, w in enumerate(words))
+    """The rulebook's refund reaches a bank (or PayPal) only by going back ("back to your
+    bank"): money transferred, or sent to or into one, is a payment no tool makes ("your bank
+    processes it" names no destination)."""
+    into = any(
+        w in INTO and not EXTERNAL.isdisjoint(words[i + 1 : i + 3]) for i, w in enumerate(words)
+    )
     return into or any(w.startswith("transfer") for w in words)
 
 
 INTO = wordset("to into")
+EXTERNAL = wordset("bank paypal")
+"""Accounts the customer holds outside the store: the refund reaches one only by going back
+the way it was paid ("back to your PayPal"), so money sent to one ("I pushed $X to your
+PayPal") is a payment no tool makes."""
 
 
 def off_route(clause: Clause) -> bool:
@@ -754,6 +786,7 @@ CUES = (
     SOURCES | ITEMS | COVER | STANDING | REPLACING | ADDING | MONEY | REVERSE | HOLDINGS
     | GIVE | MOTION | HOLDING_VERBS | ARRANGE | POSSESS
     | frozenset(max(phrase, key=len) for phrase in GIFT + AT_THE_CUSTOMER)
+    | WHOLE
     | {"back", "up"}
 )  # fmt: skip
 """Words one of the shapes needs (with an amount): a clause with none stakes nothing."""

@@ -589,6 +589,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
         then = sentence[i + 2].text if i + 2 < len(sentence) else ""
         if token.text == "," and following in SUBJECTS and then in FINITE and _finite(so_far):
             return True, 0, 1  # "your credit is active, you can use it for anything"
+        if token.text == "," and following in IMPERATIVE_STARTS and _finite(so_far):
+            return True, 1, 1  # "we want you to be happy, consider the $X back": a new one
         if token.text == ":" and sum(t.kind != "punct" for t in sentence[:i]) > 2:
             return True, 1, 1  # "a refund is not possible: ..." (not a label: "Refund: $5")
         return False, 0, 0
@@ -609,6 +611,9 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     return False, 0, 0
 
 
+IMPERATIVE_STARTS = wordset("consider expect enjoy rest")
+"""Verbs that, after a comma, start a clause of their own telling the customer something
+("..., consider the $X already back where it came from", "..., rest assured ...")."""
 PARENTHESES = frozenset("()")
 APPOSITION_SPAN = 8
 
