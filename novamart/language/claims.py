@@ -129,6 +129,17 @@ class ConditionalClaim:
 
 
 @dataclass(frozen=True, slots=True)
+class PolicyClaim:
+    """A policy of the rules said to cover the case (``covered``) or not ("you're covered by
+    our defect policy"): true when the kernel's verdict on the case's facts agrees."""
+
+    policy: str
+    covered: bool
+    clause: str
+    hedged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class UnverifiableClaim:
     """Something of consequence the grader cannot check: a benefit no rule grants (cash, a
     discount, free shipping), a finding or action it cannot resolve, or a clause not in

@@ -136,6 +136,16 @@ class Lexicon:
             and any(q.ref == c.test.ref for q in self.counts)
         ]  # fmt: skip
         self.window_hints = frozenset(h for w in self.windows for h in w.hints)
+        self.policy_hints = {
+            p.name: frozenset(
+                lemma(w)
+                for w in re.split(r"[_\W]+", " ".join([p.name, *(c.name for c in p.conditions)]))
+                if w
+            ).difference(lemma(w) for w in _GENERIC_HINTS)
+            for p in rulebook.policies.values()
+        }
+        """Each policy -> the words of its name and its conditions' names: what a message
+        names it by ("the defect policy" is defective_item; novamart.language.coverage)."""
         self.choice_values = frozenset(v for c in self.choices for v in c.values)
         self.resolution_cues = frozenset(self.resolutions)
         self.fact_cues = frozenset(self.facts)

@@ -37,6 +37,7 @@ from novamart.language.claims import (
     APPROX,
     ConditionalClaim,
     FactClaim,
+    PolicyClaim,
     ResolutionClaim,
     Stance,
     UnverifiableClaim,
@@ -60,6 +61,7 @@ from novamart.language.consequence import (
 )
 from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
+from novamart.language.coverage import covering_policy
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
 from novamart.language.frames import unframed
 from novamart.language.lexicon import (
@@ -301,6 +303,8 @@ class Reading:
     """(clause, rewrite) for each disguised word read as the word it spells."""
     unreadable: tuple[str, ...] = ()
     """The clauses not in English (they earn nothing)."""
+    policies: tuple[PolicyClaim, ...] = ()
+    """The rules' policies said to cover the case or not (novamart.language.coverage)."""
 
     def asserted(self, resolution: str | None = None) -> list[ResolutionClaim]:
         return [
@@ -359,6 +363,10 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     resolutions = [c for item in items for c in _as_hedged(item, _resolution_claims(item))]
     facts = [f for item in items for f in _as_hedged(item, _fact_claims(item))]
     unverifiable: list[UnverifiableClaim] = []
+    policies: list[PolicyClaim] = []
+    for item in items:
+        for claim in _as_hedged(item, _coverage_claims(item, lexicon)):
+            (policies if isinstance(claim, PolicyClaim) else unverifiable).append(claim)
     for k in range(len(items)):
         for claim in _as_hedged(items[k], _structural_claims(items, k, lexicon)):
             if isinstance(claim, ResolutionClaim):
@@ -378,10 +386,11 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon))),
         disguised=tuple((c.text, change) for c in parsed for change in c.disguised),
         unreadable=tuple(c.text for c in parsed if id(c) in foreign),
+        policies=tuple(dict.fromkeys(policies)),
     )
 
 
-_Claim = TypeVar("_Claim", bound=ResolutionClaim | FactClaim | UnverifiableClaim)
+_Claim = TypeVar("_Claim", bound=ResolutionClaim | FactClaim | PolicyClaim | UnverifiableClaim)
 
 
 def _as_hedged(item: _Read, claims: list[_Claim]) -> list[_Claim]:
@@ -390,6 +399,23 @@ def _as_hedged(item: _Read, claims: list[_Claim]) -> list[_Claim]:
     if not item.clause.hedged:
         return claims
     return [c if isinstance(c, UnverifiableClaim) else replace(c, hedged=True) for c in claims]
+
+
+POLICY_NOTE = "a policy the rules do not have covering the case"
+
+
+def _coverage_claims(item: _Read, lexicon: Lexicon) -> list[PolicyClaim | UnverifiableClaim]:
+    """ "You're covered by our defect policy": the policy's verdict claimed, by the clause's
+    polarity (frames included); a policy the rules do not have, claimed, is unverifiable."""
+    if (item.modality not in CLAIMING and item.modality != "none") or _conditional(item.clause):
+        return []  # ("if you're covered by the defect policy, ...")
+    found = covering_policy(item.clause, lexicon)
+    if found is None:
+        return []
+    covered = not _clause_negated(item.clause)
+    if found.policy is None:
+        return [UnverifiableClaim(POLICY_NOTE, item.clause.text)] if covered else []
+    return [PolicyClaim(found.policy, covered, item.clause.text)]
 
 
 WARM_UP = (

@@ -44,6 +44,13 @@ def _done(resolution: str, yes: bool) -> Truth:
     return truth
 
 
+def _covers(policy: str, yes: bool) -> Truth:
+    def truth(episode: Episode) -> bool | None:
+        return (episode.truth.policies[policy].status == "eligible") is yes
+
+    return truth
+
+
 INNER: tuple[tuple[str, Truth], ...] = (
     ("the check found a defect", _fact("defect_check", "verified", True)),
     ("the check found no defect", _fact("defect_check", "verified", False)),
@@ -52,6 +59,8 @@ INNER: tuple[tuple[str, Truth], ...] = (
     ("the item was never opened", _fact("order", "opened", False)),
     ("your refund was approved", _done("full_refund", True)),
     ("your refund wasn't approved", _done("full_refund", False)),
+    ("you're covered by the defect policy", _covers("defective_item", True)),
+    ("you're not covered by our return policy", _covers("standard_return", False)),
 )
 FRAMES = TRUTH_DENIALS[:4] + KNOWLEDGE_DENIALS[:2] + AFFIRMING[:1]
 
