@@ -51,7 +51,9 @@ PAST_FORMS = frozenset(IRREGULAR)
 
 def unframed(clause: Clause) -> Clause:
     """The clause its frame governs, with the frame's negations and hedge recorded (the
-    clause itself when it opens with no frame). Its text stays the whole clause's."""
+    clause itself when it opens with no frame); the words leading to the frame ("Kindly
+    note, ...") stay, so what it governs reads as it would after them. Its text stays the
+    whole clause's."""
     words = clause.words
     lead = 0
     while lead < min(MAX_LEAD, len(words)) and words[lead] in LEADS:

@@ -63,7 +63,7 @@ from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
 from novamart.language.coverage import covering_policy
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
-from novamart.language.frames import unframed
+from novamart.language.frames import LEADS, unframed
 from novamart.language.lexicon import (
     DETERMINERS,
     GAP,
@@ -528,8 +528,10 @@ def _read_clause(
         return _Read(clause, mentions, _modality(clause, mentions, cond, own_quote))
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
-    for mention in mentions if clause.framed else ():
-        mention.negations += _frame_flips(clause)  # "it's not as if no gift card was added"
+    if clause.framed:  # "it's not as if no gift card was added"
+        flips, end = _frame_flips(clause), _frame_scope(clause)
+        for mention in mentions:
+            mention.negations += flips if mention.start < end else 0
     own_quote = clause.quoted and not _customers_words(clause, before)
     # a status quoted from the record says what it is now, whatever the condition around it
     # ("if you log in you will see "Refund issued"")
@@ -1814,15 +1816,21 @@ def _frame_flips(clause: Clause) -> int:
     if not clause.framed:
         return 0
     lemmas, masked = clause.lemmas, _masked(clause.lemmas)
-    end = next((i for i, w in enumerate(lemmas) if i and w in LINKED), len(lemmas))
-    elsewhere = sum(1 for i, w in enumerate(lemmas[:end]) if w == "not" and not masked[i]
-                    and _about_something_else(lemmas, i))  # fmt: skip
+    elsewhere = sum(1 for i, w in enumerate(lemmas[: _frame_scope(clause)]) if w == "not"
+                    and not masked[i] and _about_something_else(lemmas, i))  # fmt: skip
     return clause.framed + elsewhere
 
 
+def _frame_scope(clause: Clause) -> int:
+    """Where what a frame governs ends: at a clause run on after it ("... was added and so
+    you do not need to do anything else")."""
+    words = clause.words
+    start = next((i for i, w in enumerate(words) if w not in LEADS), len(words))
+    return next((i for i in range(start + 1, len(words)) if words[i] in LINKED), len(words))
+
+
 LINKED = COMMA_LINKS | CONTRAST
-"""Where what a frame governs ends in a clause run on ("... was added and so you do not
-need to do anything else")."""
+"""The words a clause runs on at (see _frame_scope)."""
 
 
 def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim]:

@@ -530,7 +530,9 @@ _ONLY_PUNCT = frozenset({"punct"})
 
 RUN_ON_STARTS = wordset("i we please")
 OBJECT_PRONOUNS = wordset("you it them us me him her")
-LINE_ENDS = wordset("do done needed required else now today tomorrow here there again too soon")
+LINE_ENDS = wordset(
+    "do done needed required else now today tomorrow here there again too soon back"
+)
 """Words that end a line a writer ran on ("Nothing else to do I've processed ...")."""
 NOT_BEFORE_PLEASE = wordset("yes ok okay and or but so would could will can may might")
 
@@ -586,9 +588,14 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
             return True, 1, 1  # "we can offer a refund, would that work?"
         if token.text == "," and so_far and so_far[0].text in SUBORDINATORS:
             return True, 0, 1  # "because the defect was confirmed, you can choose ..."
-        then = sentence[i + 2].text if i + 2 < len(sentence) else ""
-        if token.text == "," and following in SUBJECTS and then in FINITE and _finite(so_far):
+        then = sentence[i + 2 : i + 3]
+        if token.text == "," and following in SUBJECTS and _finite(then) and _finite(so_far):
             return True, 0, 1  # "your credit is active, you can use it for anything"
+        if token.text == "," and following in NOUN_STARTS and _finite(so_far):
+            end = next((k for k in range(i + 1, len(sentence)) if sentence[k].kind == "punct"),
+                       len(sentence))  # fmt: skip
+            if _finite(sentence[i + 1 : end]):
+                return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
         if token.text == "," and following in IMPERATIVE_STARTS and _finite(so_far):
             return True, 1, 1  # "we want you to be happy, consider the $X back": a new one
         if token.text == ":" and sum(t.kind != "punct" for t in sentence[:i]) > 2:
@@ -611,6 +618,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     return False, 0, 0
 
 
+NOUN_STARTS = DETERMINERS_BEFORE_SUBJECT | {"a", "an"}
+"""Words a subject starts with after a comma: with a verb on each side, a new clause."""
 IMPERATIVE_STARTS = wordset("consider expect enjoy rest")
 """Verbs that, after a comma, start a clause of their own telling the customer something
 ("..., consider the $X already back where it came from", "..., rest assured ...")."""

@@ -43,6 +43,13 @@ def said(text: str) -> set[tuple[str, str]]:
         ("I moved $80 to your bank this morning.", {(OFF_ROUTE, "unverifiable")}),
         ("We really want you to be happy with how this turned out, consider the $999.00 "
          "already back where it came from.", {(REFUND, "asserted")}),
+        # clauses run on after a wish: each is read on its own
+        ("We really want you to be happy with how this turned out, a check for $349.00 is in "
+         "the mail to your home address.", {(OFF_ROUTE, "unverifiable")}),
+        ("We really want you to be happy with how this turned out, I pushed $179.00 to your "
+         "PayPal just now.", {(OFF_ROUTE, "unverifiable")}),
+        ("there's no reason you won't get $27.60 back I've issued $27.60 in store credit.",
+         {(REFUND, "asserted"), ("store_credit", "asserted")}),
     ],
 )  # fmt: skip
 def test_money_back_by_its_mechanism(text: str, want: set) -> None:
