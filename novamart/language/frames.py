@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from novamart.language.text import FINITE, IRREGULAR, Clause, wordset
+from novamart.language.text import Clause, has_verb, wordset
 
 LEADS = wordset("and so but oh well also honestly frankly look kindly note please , : - *")
 """Words a frame may follow at the start of a clause ("Kindly note, there's no way ...")."""
@@ -46,7 +46,6 @@ SAYING = wordset("say claim confirm tell promise guarantee verify pretend argue"
 DENYING = wordset("deny")
 """A verb of saying that is itself a negation ("nobody can deny ...")."""
 WRITER = wordset("i we")
-PAST_FORMS = frozenset(IRREGULAR)
 
 
 def unframed(clause: Clause) -> Clause:
@@ -64,7 +63,7 @@ def unframed(clause: Clause) -> Clause:
     end, flips, hedged = found
     if end < len(words) and words[end] == "that":
         end += 1
-    if not _is_clause(words[end:]):
+    if not has_verb(words[end:]):
         return clause
     tokens = clause.tokens[:lead] + clause.tokens[end:]
     kept = clause.words[:lead] + clause.words[end:]
@@ -142,8 +141,3 @@ def _said(words: list[str], j: int, flips: int, own: bool) -> tuple[int, int, bo
         return None  # "I can confirm your refund", "I'll confirm that ...": no frame
     hedged = own and negated and not denying
     return end, flips, hedged
-
-
-def _is_clause(words: list[str]) -> bool:
-    """Whether the words after a frame hold a verb: a finite one, or one in the past."""
-    return any(w in FINITE or w in PAST_FORMS or (len(w) > 3 and w.endswith("ed")) for w in words)

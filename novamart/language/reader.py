@@ -95,6 +95,7 @@ from novamart.language.text import (
     Phrases,
     Token,
     clauses,
+    has_verb,
     lemma,
     lemmaset,
     wordset,
@@ -1123,6 +1124,8 @@ def _modality(
     lemmas, words, vocabulary = clause.lemmas, clause.words, clause.vocabulary
     if clause.quoted and not own_quote:
         return "quoted"
+    if not vocabulary.isdisjoint(ENJOY) and _enjoyed(words):
+        return "presupposed"  # "enjoy the $100 voucher!": the customer has it
     if clause.question and _interrogative(clause):
         if presupposes(clause) or _names_definite(clause, mentions):
             return "presupposed"  # "would you like the replacement in the same colour?"
@@ -1158,6 +1161,16 @@ def _modality(
     if _predicate(clause) or _label_value(clause, mentions):
         return "stated"
     return "none"
+
+
+ENJOY = wordset("enjoy spend redeem")
+"""Imperatives of using what one holds: told to enjoy or spend it, the customer is told
+they have it ("Warm regards, and enjoy the $100 voucher!")."""
+
+
+def _enjoyed(words: list[str]) -> bool:
+    first = next((w for w in words if w not in LEADS), "")
+    return first in ENJOY
 
 
 PRESUPPOSITION_BLOCKERS = wordset("whether if")
@@ -1474,12 +1487,12 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
     if (
-        (item.modality in CLAIMING or clause.words[0] in SUBJECTS)
+        (item.modality in CLAIMING or has_verb(clause.words))
         and off_route(clause)
         and not _clause_negated(clause)
         and not _wished(clause)
-    ):  # "a check for $89 is in the mail"; a subject's verb the reader does not know too ("I
-        # pushed $X to your PayPal"), not a label ("A cash refund: I can't approve it")
+    ):  # "a check for $89 is in the mail"; in a verb the reader does not know too ("I pushed
+        # $X to your PayPal"), not in a label ("A cash refund: I can't approve it")
         return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)

@@ -567,6 +567,15 @@ _STOPS = BOUNDARY_WORDS | _KIDDING.firsts | {'"'}
 _LINKS_AFTER_COMMA = COMMA_LINKS | CONTRAST
 
 
+PAST_FORMS = frozenset(IRREGULAR)
+
+
+def has_verb(words: Sequence[str]) -> bool:
+    """Whether the words hold a verb a clause can stand on: a finite one, or one in the past
+    ("found", "pushed")."""
+    return any(w in FINITE or w in PAST_FORMS or (len(w) > 3 and w.endswith("ed")) for w in words)
+
+
 def _finite(tokens: Sequence[Token]) -> bool:
     """Whether the tokens hold a finite verb (so they can stand as a clause)."""
     return any(t.text in FINITE or (t.text.endswith("ed") and len(t.text) > 4) for t in tokens)

@@ -43,6 +43,13 @@ def said(text: str) -> set[tuple[str, str]]:
         ("I moved $80 to your bank this morning.", {(OFF_ROUTE, "unverifiable")}),
         ("We really want you to be happy with how this turned out, consider the $999.00 "
          "already back where it came from.", {(REFUND, "asserted")}),
+        # a route no tool takes, in a verb the reader does not know or reported by someone
+        ("Accounting says the full amount went back to you by wire.",
+         {(OFF_ROUTE, "unverifiable")}),
+        # told to enjoy or spend it, the customer is told they have it
+        ("Warm regards, and enjoy the $100 voucher!", {("store_credit", "asserted")}),
+        ("Spend your $27.60 store credit on anything you like.", {("store_credit", "asserted")}),
+        ("Enjoy your new phone!", {("exchange", "asserted")}),
         # clauses run on after a wish: each is read on its own
         ("We really want you to be happy with how this turned out, a check for $349.00 is in "
          "the mail to your home address.", {(OFF_ROUTE, "unverifiable")}),
@@ -66,6 +73,7 @@ def test_money_back_by_its_mechanism(text: str, want: set) -> None:
         "Your $299.99 is going back to your PayPal.",  # the refund's own way back
         "**A cash refund:** I can't approve it.",
         "Expect an email from us within the hour.",
+        "Enjoy the rest of your day.",
     ],
 )
 def test_the_same_words_that_give_nothing(text: str) -> None:
