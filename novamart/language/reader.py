@@ -50,6 +50,8 @@ from novamart.language.consequence import (
     FEES,
     FINDING,
     FINDING_NOTE,
+    ORDER_NOTE,
+    REVERSAL,
     REVIEW_NOTE,
     TESTS,
     Consequence,
@@ -79,6 +81,7 @@ from novamart.language.stake import (
     Stake,
     gift_purpose,
     labelled_status,
+    logistics,
     off_route,
     paid,
     paperwork,
@@ -1465,6 +1468,8 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     item = items[k]
     clause = item.clause
     text = clause.text
+    if k and not items[k - 1].mentions and _answers_a_reversal(items[k - 1].clause, clause):
+        return [UnverifiableClaim(ORDER_NOTE, text)]  # "The cancellation? All sorted."
     if item.modality == "unreadable":
         words = [w for w in clause.words if w.isalpha()]
         if (
@@ -1494,6 +1499,12 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     ):  # "a check for $89 is in the mail"; in a verb the reader does not know too ("I pushed
         # $X to your PayPal"), not in a label ("A cash refund: I can't approve it")
         return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]
+    if (
+        (item.modality in CLAIMING or has_verb(clause.words))
+        and logistics(clause)
+        and not _clause_negated(clause)
+    ):
+        return [UnverifiableClaim(LOGISTICS_NOTE, text)]  # "a courier will collect it"
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):
@@ -1533,6 +1544,28 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     return _resolve(item, found, text)
 
 
+DONE_ANSWERS = wordset("done sorted all complete completed handled finished taken care of yes")
+FILLERS = wordset("please thx thanks")
+"""The words of a bare answer saying that what the question named is done ("All sorted")."""
+
+
+def _answers_a_reversal(question: Clause, answer: Clause) -> bool:
+    """Whether ``answer`` says done to a question naming only an undoing ("The
+    cancellation? All sorted."): the order cancelled, which no tool does (a charge undone is
+    money back, read by its words)."""
+    asked = [w for w in question.words if w.isalpha() and w not in LEADS]
+    said = [w for w in answer.words if w.isalpha() and w not in FILLERS]
+    return (
+        question.question
+        and 0 < len(asked) <= 3
+        and asked[0] in DEFINITE
+        and any(w.startswith(REVERSAL) for w in asked)
+        and CHARGED.isdisjoint(question.lemmas)
+        and 0 < len(said) <= 4
+        and set(said) <= DONE_ANSWERS
+    )
+
+
 CHARGES = CHARGED | FEES
 GIFTS = BENEFIT | {"free"}
 ACTIVATED = lemmaset("activate activated unlock unlocked upgrade upgraded renew renewed enable")
@@ -1542,6 +1575,7 @@ STATUS_NOTE = "a status the record does not show"
 OUTCOME_NOTE = "an outcome for the customer that names nothing the record shows"
 AMOUNT_NOTE = "an amount of nothing the record shows"
 OFF_ROUTE_NOTE = "money back by a route no tool takes"
+LOGISTICS_NOTE = "a pickup or return label, which no tool of the record arranges"
 INTENDED = frozenset({"will", "can", "offer"})
 """Modalities under which a finding is an intention ("I'll have it tested"), not a report."""
 

@@ -485,10 +485,13 @@ ECHOED = lemmaset("hear mention say report describe tell write explain")
 
 
 def _tested(clause: Clause) -> Stake | None:
-    """The item and a test in one clause: "the device sailed through every diagnostic"."""
+    """The item and a test in one clause: "the device sailed through every diagnostic", "the
+    NovaPhone 12 failed our hardware test" (the subject named by the product's name)."""
     lemmas = clause.lemmas
     item = next((i for i, w in enumerate(lemmas) if w in ITEMS and w != "one"), None)
     words = clause.words
+    if item is None and words[:1] in ([d] for d in DEFINITE):
+        item = 1  # "The NovaPhone 12 failed our hardware test": the item by its name
     test = next(
         (i for i, w in enumerate(lemmas) if w in CHECKERS and not words[i].endswith(("ed", "ing"))),
         None,
@@ -698,6 +701,28 @@ def paid(clause: Clause) -> bool:
     words = clause.words
     echoed = "you" in words and _any(clause, ECHOED)  # "you mentioned the $79.99"
     return words[0] in TOPICS or _any(clause, PAID) or echoed
+
+
+LOGISTICS = lemmaset("courier pickup collection dropoff")
+LABELLED = wordset("return shipping prepaid postage")
+"""Before "label": a label to send the item with, not paperwork ("a prepaid return label")."""
+DISPATCH = ARRANGE | lemmaset("schedule email mail send print generate")
+"""Verbs that set a pickup or a label in motion ("booked", "has been emailed to you")."""
+
+
+def logistics(clause: Clause) -> bool:
+    """Whether the clause has a pickup, a courier or a return label arranged or sent ("I've
+    arranged for a courier to collect the item", "a prepaid return label has been emailed
+    to you"): an action on the customer's behalf that no tool of the record takes. Not the
+    customer's own doing ("you can book a pickup online")."""
+    lemmas, words = clause.lemmas, clause.words
+    named = not LOGISTICS.isdisjoint(lemmas) or any(
+        w == "label" and i and words[i - 1] in LABELLED for i, w in enumerate(words)
+    )
+    if not named or DISPATCH.isdisjoint(lemmas):
+        return False
+    verb = next(i for i, w in enumerate(lemmas) if w in DISPATCH)
+    return CUSTOMER.isdisjoint(words[:verb])
 
 
 def paperwork(clause: Clause) -> bool:
