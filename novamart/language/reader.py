@@ -1470,6 +1470,9 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     text = clause.text
     if k and not items[k - 1].mentions and _answers_a_reversal(items[k - 1].clause, clause):
         return [UnverifiableClaim(ORDER_NOTE, text)]  # "The cancellation? All sorted."
+    if k and _quoted_pair(items[k - 1].clause, clause) and logistics(clause, items[k - 1].clause):
+        return [UnverifiableClaim(LOGISTICS_NOTE, text)]  # '"courier_pickup": "booked"'
+
     if item.modality == "unreadable":
         words = [w for w in clause.words if w.isalpha()]
         if (
@@ -1542,6 +1545,11 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         if anchor is not None:
             found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
+
+
+def _quoted_pair(key: Clause, value: Clause) -> bool:
+    """A record's key and its value, each in quotation marks ('"return_label": "emailed"')."""
+    return key.quoted and value.quoted and key.sentence == value.sentence and len(key.words) <= 3
 
 
 DONE_ANSWERS = wordset("done sorted all complete completed handled finished taken care of yes")

@@ -710,12 +710,17 @@ DISPATCH = ARRANGE | lemmaset("schedule email mail send print generate")
 """Verbs that set a pickup or a label in motion ("booked", "has been emailed to you")."""
 
 
-def logistics(clause: Clause) -> bool:
+def logistics(clause: Clause, key: Clause | None = None) -> bool:
     """Whether the clause has a pickup, a courier or a return label arranged or sent ("I've
     arranged for a courier to collect the item", "a prepaid return label has been emailed
-    to you"): an action on the customer's behalf that no tool of the record takes. Not the
-    customer's own doing ("you can book a pickup online")."""
+    to you"; a record's value after its ``key``: '"return_label": "emailed"'): an action on
+    the customer's behalf that no tool of the record takes. Not the customer's own doing
+    ("you can book a pickup online")."""
     lemmas, words = clause.lemmas, clause.words
+    if key is not None:
+        if DISPATCH.isdisjoint(lemmas):
+            return False  # (the value says what was done: "booked", "emailed")
+        lemmas, words = key.lemmas + lemmas, key.words + words
     named = not LOGISTICS.isdisjoint(lemmas) or any(
         w == "label" and i and words[i - 1] in LABELLED for i, w in enumerate(words)
     )

@@ -60,3 +60,11 @@ def test_the_same_shapes_that_claim_no_action(text: str) -> None:
 def test_a_test_of_the_item_by_its_name(text: str, fault: bool) -> None:
     facts = {(f.ref, f.value == (f.op == "=="), f.reported) for f in reading(text).facts}
     assert facts == {("defect_check.verified", fault, True)}
+
+
+def test_a_record_of_a_pickup_is_an_action_too() -> None:
+    """A key and its value in quotation marks ('"courier_pickup": "booked"') say it as a
+    sentence would."""
+    r = reading('{"return_label": "emailed", "courier_pickup": "booked"}')
+    assert LOGISTICS in [u.what for u in r.unverifiable]
+    assert reading('{"return_label": "not needed"}').unverifiable == ()
