@@ -1017,6 +1017,9 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
         local = None
         if lemmas[i] in LOCAL_NEGATORS.firsts and lemmas[i : i + 2] != ["no", "longer"]:
             local = LOCAL_NEGATORS.at(lemmas, i)
+        if local == ("no",) and lemmas[i + 1 : i + 2] in MONEY_SUBJECTS:
+            _negate_nearest(mentions, i, clause)  # "no money is being refunded": the money is
+            continue  # the predicate's subject
         if local is None and words[i] == "not" and _negates_a_noun(words, i):
             local = ("not",)  # "store credit, not cash": a noun phrase, not the predicate
         if local is not None:
@@ -1031,6 +1034,10 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
         )
         if negator and not _about_something_else(lemmas, i):
             _negate_nearest(mentions, i, clause)
+
+
+MONEY_SUBJECTS = tuple([w] for w in MONEY_WORDS)
+"""After "no", a money noun is what the predicate moves: its negation is the predicate's."""
 
 
 def _negates_a_noun(words: list[str], i: int) -> bool:
@@ -1468,6 +1475,8 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     item = items[k]
     clause = item.clause
     text = clause.text
+    if _introduces_a_record(items, k):
+        return []  # 'The technician's note reads: "no fault found"': the quote says it
     if k and not items[k - 1].mentions and _answers_a_reversal(items[k - 1].clause, clause):
         return [UnverifiableClaim(ORDER_NOTE, text)]  # "The cancellation? All sorted."
     if k and _quoted_pair(items[k - 1].clause, clause) and logistics(clause, items[k - 1].clause):
@@ -1545,6 +1554,16 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         if anchor is not None:
             found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
+
+
+def _introduces_a_record(items: list[_Read], k: int) -> bool:
+    """Whether the clause only introduces what a record says, which the next clause of its
+    sentence spells out ("The technician's note reads:" before "no fault found")."""
+    item = items[k]
+    if item.mentions or k + 1 >= len(items):
+        return False
+    after = items[k + 1]
+    return after.status and after.clause.sentence == item.clause.sentence
 
 
 def _quoted_pair(key: Clause, value: Clause) -> bool:
@@ -1669,9 +1688,19 @@ def _denies_benefit(clause: Clause) -> bool:
     if gift is not None:  # "free shipping unlocked, nothing else needed": a negation after
         end = next((i for i in range(gift, end) if lemmas[i] in (",", ";")), end)  # the
     return any(  # comma is about something else
-        w in PREDICATE_NEGATORS or (w == "no" and CHARGES.isdisjoint(lemmas[i + 1 : i + 4]))
+        w in PREDICATE_NEGATORS or (w == "no" and _no_denies(lemmas[i + 1 : i + 4]))
         for i, w in enumerate(lemmas[:end])
     )
+
+
+def _no_denies(after: list[str]) -> bool:
+    """Whether "no" before these words denies a benefit: nothing charged follows ("no
+    discount"), or what follows is the benefit itself, made free or waived ("no free
+    shipping", "no waived restocking fee"), not the absence of a charge ("no delivery
+    charges")."""
+    if CHARGES.isdisjoint(after):
+        return True
+    return after[0] in GIFTS or any(w.startswith(REVERSAL) for w in after)
 
 
 def _claim_modality(item: _Read) -> Modality:
