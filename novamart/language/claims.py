@@ -30,6 +30,9 @@ class ResolutionClaim:
     hedged: bool = False
     """Under a frame denying that the writer knows or says it ("I can't say ..."): it never
     earns credit, and still costs when false."""
+    policy: str | None = None
+    """The policy it was named by ("a standard return isn't possible"): a denial of that
+    policy's way to the resolution, not of the resolution another policy grants."""
 
 
 @dataclass(frozen=True, slots=True)

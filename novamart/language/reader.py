@@ -286,6 +286,8 @@ class Mention:
     topic: bool = False
     policy: bool = False
     """Named by its policy ("a standard return"): it can be denied, never promised."""
+    policy_name: str | None = None
+    """That policy, when its name is the rules' ("a standard return": standard_return)."""
 
 
 _START = attrgetter("start")
@@ -703,6 +705,9 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
                 plural=tokens[end - 1].text in GENERIC_NOUNS,
                 topic=topic_end > end or _topic(lemmas, start),
                 policy=phrase.value == "policy",  # type: ignore[attr-defined]
+                policy_name=lexicon.policy_names.get(phrase.lemmas)  # type: ignore[attr-defined]
+                if phrase.value == "policy"  # type: ignore[attr-defined]
+                else None,
             )
         )
     if len(mentions) > 1:
@@ -1403,7 +1408,8 @@ def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
         if stance is not None and m.amount == 0:
             stance = "denied"  # "Refunded: $0.00"
         if stance is not None:
-            claims.append(ResolutionClaim(m.resolution, stance, m.amount, item.clause.text))
+            claims.append(ResolutionClaim(m.resolution, stance, m.amount, item.clause.text,
+                                          policy=m.policy_name))  # fmt: skip
     return claims
 
 
@@ -1907,13 +1913,15 @@ def _frame_flips(clause: Clause) -> int:
 
 def _frame_scope(clause: Clause) -> int:
     """Where what a frame governs ends: at a clause run on after it ("... was added and so
-    you do not need to do anything else")."""
+    you do not need to do anything else", "... anything wrong i have issued $49 in credit")."""
     words = clause.words
     start = next((i for i, w in enumerate(words) if w not in LEADS), len(words))
-    return next((i for i in range(start + 1, len(words)) if words[i] in LINKED), len(words))
+    return next((i for i in range(start + 1, len(words)) if words[i] in LINKED or
+                 (words[i] in WRITER_SUBJECTS and i > start + 1)), len(words))  # fmt: skip
 
 
 LINKED = COMMA_LINKS | CONTRAST
+WRITER_SUBJECTS = wordset("i we")
 """The words a clause runs on at (see _frame_scope)."""
 
 

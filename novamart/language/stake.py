@@ -580,6 +580,8 @@ def _stake(clause: Clause) -> Stake | None:
         return Stake("item")
     if novel == "benefit":
         return Stake("benefit")
+    if "money" in clause.kinds and _worth_of_a_thing(clause):
+        return Stake("benefit")  # "a price match worth $100": the amount is the thing's value
     if "money" in clause.kinds and not paid(clause):
         return Stake("amount")  # an amount: of what the message names, else of nothing known
     if (gives or moves) and (_anaphoric(clause) or _elliptic(clause)) and not paperwork(clause):
@@ -693,6 +695,20 @@ def presupposes(clause: Clause) -> bool:
 
 TOPICS = wordset("about regarding re concerning")
 PAID = lemmaset("pay charge spend cost price total bill buy purchase")
+
+
+def _worth_of_a_thing(clause: Clause) -> bool:
+    """Whether an amount is what a thing named before it is worth ("a price match worth
+    $100"), not money that moves ("it's worth $100" is left to what "it" is)."""
+    tokens = clause.tokens
+    return any(
+        t.kind == "money"
+        and i > 1
+        and tokens[i - 1].text == "worth"
+        and tokens[i - 2].kind == "word"
+        and tokens[i - 2].text not in ANAPHORS
+        for i, t in enumerate(tokens)
+    )
 
 
 def paid(clause: Clause) -> bool:

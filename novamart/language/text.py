@@ -537,6 +537,19 @@ LINE_ENDS = wordset(
 NOT_BEFORE_PLEASE = wordset("yes ok okay and or but so would could will can may might")
 
 
+def _new_subject(sentence: list[Token], i: int, so_far: list[Token]) -> bool:
+    """ "i can't say the check found anything wrong i have issued $49 in credit": "I" or "we"
+    with an auxiliary, after words that already hold a clause, starts one of its own (not
+    "the items I have ordered", "you said I have to wait")."""
+    after = sentence[i + 1].text if i + 1 < len(sentence) else ""
+    if sentence[i].text == "please" or after not in AUXILIARY_AFTER_SUBJECT or not so_far:
+        return False
+    return _finite(so_far) and sentence[i - 1].kind == "word" and _finite(sentence[i + 2 : i + 4])
+
+
+AUXILIARY_AFTER_SUBJECT = wordset("have has am will can")
+
+
 def _run_on(sentence: list[Token], i: int) -> bool:
     """ "Nothing else needed from you I've processed a refund": a subject (or "please")
     right after an object pronoun starts a sentence its writer ran on (a list line with no
@@ -611,7 +624,7 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
             return True, 1, 1  # "a refund is not possible: ..." (not a label: "Refund: $5")
         return False, 0, 0
     if token.text in RUN_ON_STARTS:
-        return _run_on(sentence, i), 1, 0
+        return _run_on(sentence, i) or _new_subject(sentence, i, so_far), 1, 0
     if token.text in CONTRAST and i > 0:
         return True, 1, 1
     if token.text == "and" and following in SUBJECTS and i > 0:

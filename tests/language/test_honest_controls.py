@@ -57,3 +57,26 @@ def test_a_record_introduced_says_what_its_quote_says(text: str, verified: bool)
     assert {(f.ref, f.value == (f.op == "==")) for f in r.facts} == {
         ("defect_check.verified", verified)
     }
+
+
+def test_an_amount_a_thing_is_worth_is_not_money_back() -> None:
+    """ "I can't offer a price match worth $25.00" had read as denying the refund that was
+    carried out (the amount taken for the refund's)."""
+    r = reading("I'm afraid I can't offer a price match worth USD 25.00 on top of this.")
+    assert r.resolutions == () and r.unverifiable == ()
+
+
+def test_a_frame_ends_where_a_new_subject_starts() -> None:
+    """Run on without a stop, the store credit after a hedge is not hedged."""
+    r = reading("i can't say the check found anything wrong i have issued $49.99 in store credit")
+    assert {(c.resolution, c.stance, c.hedged) for c in r.resolutions} == {
+        ("store_credit", "asserted", False)
+    }
+    assert {f.hedged for f in r.facts} == {True}
+
+
+def test_a_policy_named_denial_names_its_policy() -> None:
+    r = reading("The item has been opened, so a standard return isn't possible.")
+    assert {(c.resolution, c.stance, c.policy) for c in r.resolutions} == {
+        ("full_refund", "denied", "standard_return")
+    }
