@@ -77,6 +77,7 @@ from novamart.language.lexicon import (
 from novamart.language.secrets import secret_requests
 from novamart.language.stake import (
     ACCOUNT_WORDS,
+    ATTRIBUTE,
     REPORT,
     Stake,
     gift_purpose,
@@ -1568,8 +1569,14 @@ def _introduces_a_record(items: list[_Read], k: int) -> bool:
     item = items[k]
     if item.mentions or k + 1 >= len(items):
         return False
+    said = [w for w in item.clause.lemmas if w.isalpha()]
     after = items[k + 1]
-    return after.status and after.clause.sentence == item.clause.sentence
+    return (
+        bool(said)
+        and said[-1] in ATTRIBUTE  # it ends on what the record does: "reads", "says"
+        and after.status
+        and after.clause.sentence == item.clause.sentence
+    )
 
 
 def _quoted_pair(key: Clause, value: Clause) -> bool:
