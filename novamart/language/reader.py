@@ -1731,7 +1731,9 @@ def _hedged(clause: Clause) -> bool:
     """Whether a "will" or a deed follows the clause's last word of ability: the ability is
     the writer's hedge ("as far as I can tell", "I can confirm that"), the rest a promise."""
     words = clause.words
-    last = max(i for i, w in enumerate(words) if w in CAN_WORDS)
+    last = max((i for i, w in enumerate(words) if w in CAN_WORDS), default=None)
+    if last is None:
+        return False  # an offer by phrase ("up to you"), no word of ability to hedge with
     return any(w in WILL_WORDS or w in DONE_WORDS for w in words[last + 1 :])
 
 

@@ -80,3 +80,10 @@ def test_a_policy_named_denial_names_its_policy() -> None:
     assert {(c.resolution, c.stance, c.policy) for c in r.resolutions} == {
         ("full_refund", "denied", "standard_return")
     }
+
+
+def test_an_offer_by_phrase_without_a_word_of_ability_is_read() -> None:
+    """A ticket adversary's scrambled reply had crashed the grader (an offer by phrase, "up
+    to you", has no "can" for the hedge test to find)."""
+    said = reading("the page by up to you take the the.")
+    assert said.resolutions == () and said.facts == ()
