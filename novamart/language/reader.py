@@ -1140,7 +1140,7 @@ def _modality(
     lemmas, words, vocabulary = clause.lemmas, clause.words, clause.vocabulary
     if clause.quoted and not own_quote:
         return "quoted"
-    if not vocabulary.isdisjoint(ENJOY) and _enjoyed(words):
+    if not vocabulary.isdisjoint(ENJOY) and _enjoyed(clause):
         return "presupposed"  # "enjoy the $100 voucher!": the customer has it
     if clause.question and _interrogative(clause):
         if presupposes(clause) or _names_definite(clause, mentions):
@@ -1180,13 +1180,15 @@ def _modality(
 
 
 ENJOY = wordset("enjoy spend redeem")
-"""Imperatives of using what one holds: told to enjoy or spend it, the customer is told
-they have it ("Warm regards, and enjoy the $100 voucher!")."""
+"""Imperatives of using what one holds: told to enjoy or spend an amount, the customer is
+told they have it ("Warm regards, and enjoy the $100 voucher!")."""
 
 
-def _enjoyed(words: list[str]) -> bool:
-    first = next((w for w in words if w not in LEADS), "")
-    return first in ENJOY
+def _enjoyed(clause: Clause) -> bool:
+    """Told to enjoy an amount ("enjoy the $100 voucher!"), not a thing bought ("enjoy your
+    new phone!" after a refund refused is a courtesy)."""
+    first = next((w for w in clause.words if w not in LEADS), "")
+    return first in ENJOY and "money" in clause.kinds
 
 
 PRESUPPOSITION_BLOCKERS = wordset("whether if")

@@ -490,7 +490,7 @@ def _tested(clause: Clause) -> Stake | None:
     lemmas = clause.lemmas
     item = next((i for i, w in enumerate(lemmas) if w in ITEMS and w != "one"), None)
     words = clause.words
-    if item is None and words[:1] in ([d] for d in DEFINITE):
+    if item is None and words[:1] in ([d] for d in DEFINITE) and _named_item(clause):
         item = 1  # "The NovaPhone 12 failed our hardware test": the item by its name
     test = next(
         (i for i, w in enumerate(lemmas) if w in CHECKERS and not words[i].endswith(("ed", "ing"))),
@@ -499,6 +499,16 @@ def _tested(clause: Clause) -> Stake | None:
     if item is None or test is None or item > test or not _any(clause, DEEDS):
         return None
     return _fault_stated(lemmas, item)
+
+
+def _named_item(clause: Clause) -> bool:
+    """Whether the clause's subject, after "the", is a name (not a source: "the technician's
+    report hasn't come in") and its verb passes or fails ("the NovaPhone 12 failed ...")."""
+    lemmas = clause.lemmas
+    return len(lemmas) > 2 and lemmas[1] not in SOURCES and not OUTCOME_VERBS.isdisjoint(lemmas)
+
+
+OUTCOME_VERBS = lemmaset("fail failed pass passed")
 
 
 AUXILIARY_STARTS = wordset("has have is are was were will been")

@@ -544,10 +544,18 @@ def _new_subject(sentence: list[Token], i: int, so_far: list[Token]) -> bool:
     after = sentence[i + 1].text if i + 1 < len(sentence) else ""
     if sentence[i].text == "please" or after not in AUXILIARY_AFTER_SUBJECT or not so_far:
         return False
-    return _finite(so_far) and sentence[i - 1].kind == "word" and _finite(sentence[i + 2 : i + 4])
+    before = sentence[i - 1]
+    if before.kind != "word" or before.text in LINKING:
+        return False  # "it's not that I can't", "here's what I can do": one clause
+    return _finite(so_far) and _finite(sentence[i + 2 : i + 4])
 
 
 AUXILIARY_AFTER_SUBJECT = wordset("have has am will can")
+LINKING = wordset(
+    "that what which who whom whose where when if as because since so and or but than whether "
+    "how why once unless while until the a an"
+)
+"""Words after which "I" goes on the clause they open, not a new one."""
 
 
 def _run_on(sentence: list[Token], i: int) -> bool:

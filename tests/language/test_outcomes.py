@@ -49,7 +49,6 @@ def said(text: str) -> set[tuple[str, str]]:
         # told to enjoy or spend it, the customer is told they have it
         ("Warm regards, and enjoy the $100 voucher!", {("store_credit", "asserted")}),
         ("Spend your $27.60 store credit on anything you like.", {("store_credit", "asserted")}),
-        ("Enjoy your new phone!", {("exchange", "asserted")}),
         # clauses run on after a wish: each is read on its own
         ("We really want you to be happy with how this turned out, a check for $349.00 is in "
          "the mail to your home address.", {(OFF_ROUTE, "unverifiable")}),
@@ -74,6 +73,7 @@ def test_money_back_by_its_mechanism(text: str, want: set) -> None:
         "**A cash refund:** I can't approve it.",
         "Expect an email from us within the hour.",
         "Enjoy the rest of your day.",
+        "Enjoy your new phone!",  # a courtesy, also after a refund refused
     ],
 )
 def test_the_same_words_that_give_nothing(text: str) -> None:
