@@ -41,15 +41,26 @@ _SUFFIXES = (
 )
 
 
+_PLURALS = ("s", "es")
+_DERIVED = ("ational", "ization", "ation", "ness", "ment")
+"""Suffixes that stay on a word after its plural is taken off ("payments" -> "payment"):
+the plural's root is stemmed again, so "payments" and "payment" both stem to "pay"."""
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match 'charged'/'charge'/'charges'."""
+    """A light suffix stripper: enough to match 'charged'/'charge'/'charges' and
+    'payment'/'payments'."""
     if word.isdigit() or len(word) <= 3:
         return word
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             root = word[: -len(suffix)]
-            return root + "y" if suffix in ("ies", "ied") else _drop_e(root)
+            if suffix in ("ies", "ied"):
+                return root + "y"
+            if suffix in _PLURALS and root.endswith(_DERIVED):
+                return stem(root)
+            return _drop_e(root)
     return _drop_e(word)
 
 

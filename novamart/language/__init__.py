@@ -4,6 +4,7 @@ and ticket replies, with the rulebook's own words for resolutions and facts."""
 from novamart.language.claims import (
     ConditionalClaim,
     FactClaim,
+    PolicyClaim,
     ResolutionClaim,
     Stance,
     UnverifiableClaim,
@@ -15,6 +16,7 @@ __all__ = [
     "ConditionalClaim",
     "FactClaim",
     "Lexicon",
+    "PolicyClaim",
     "Reading",
     "ResolutionClaim",
     "Stance",

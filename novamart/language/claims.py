@@ -27,6 +27,12 @@ class ResolutionClaim:
     stance: Stance
     amount: float | None
     clause: str
+    hedged: bool = False
+    """Under a frame denying that the writer knows or says it ("I can't say ..."): it never
+    earns credit, and still costs when false."""
+    policy: str | None = None
+    """The policy it was named by ("a standard return isn't possible"): a denial of that
+    policy's way to the resolution, not of the resolution another policy grants."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +46,8 @@ class FactClaim:
     reported: bool = False
     """Stated as what a check or someone found ("our technician confirmed a defect"): it also
     claims the finding was made, so before its tool has run it cannot be verified."""
+    hedged: bool = False
+    """As ResolutionClaim.hedged."""
 
     def negated(self) -> FactClaim | None:
         """The claim with its polarity reversed (None when that says nothing definite)."""
@@ -121,6 +129,17 @@ class ConditionalClaim:
     amount: float | None
     given: tuple[FactClaim, ...]
     clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyClaim:
+    """A policy of the rules said to cover the case (``covered``) or not ("you're covered by
+    our defect policy"): true when the kernel's verdict on the case's facts agrees."""
+
+    policy: str
+    covered: bool
+    clause: str
+    hedged: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ TRANSFER = lemmaset(
 REVERSAL = (
     "void", "revers", "cancel", "waiv", "nullif", "annul", "remov", "wip", "undo", "undon",
     "eras", "scrap", "forgiv", "chargeback", "refund", "gone", "disappear", "drop", "withdr",
-    "strik",
+    "strik", "zero",
 )  # fmt: skip
 CHARGED = lemmaset("charge payment transaction bill debit invoice purchase order")
 FEES = lemmaset("fee fees shipping delivery postage surcharge subscription")
@@ -314,6 +314,8 @@ def _subject_is_someone_else(clause: Clause, i: int) -> bool:
     before = lemmas[start:i]  # "I can confirm that our team approved it": after "that"
     if not AGENT.isdisjoint(before) or not CUSTOMER.isdisjoint(before) or "be" in before:
         return False
+    if not NOBODY.isdisjoint(before) or before[-2:] == ["no", "one"]:
+        return False  # "nobody approved the refund": no decision by anyone
     after = lemmas[i + 1 : i + 2]
     if not before or (before[-1] != "have" and (not after or after[0] not in OBJECT_STARTS)):
         return False  # "full refund of $899 approved", "approved by": a passive
@@ -327,6 +329,7 @@ def _subject_is_someone_else(clause: Clause, i: int) -> bool:
     )
 
 
+NOBODY = wordset("nobody none noone")
 DETERMINERS = wordset("the a an these those any some no every each of")
 """Words before a noun: a review or approval word after one is not the verb of a decision."""
 

@@ -100,6 +100,10 @@ class Lexicon:
             ]
             + _policy_names(rulebook)
         )
+        self.policy_names = {
+            phrase_lemmas(name.replace("_", " ")): name for name, _ in _named_policies(rulebook)
+        }
+        """A policy's name as lemmas -> the policy ("standard return" -> standard_return)."""
         self.neutral = _index(Phrase(phrase_lemmas(words), "") for words in NEUTRAL)
         bools, quantities, choices = [], [], []
         for kind, spec in rulebook.facts.kinds.items():
@@ -136,6 +140,16 @@ class Lexicon:
             and any(q.ref == c.test.ref for q in self.counts)
         ]  # fmt: skip
         self.window_hints = frozenset(h for w in self.windows for h in w.hints)
+        self.policy_hints = {
+            p.name: frozenset(
+                lemma(w)
+                for w in re.split(r"[_\W]+", " ".join([p.name, *(c.name for c in p.conditions)]))
+                if w
+            ).difference(lemma(w) for w in _GENERIC_HINTS)
+            for p in rulebook.policies.values()
+        }
+        """Each policy -> the words of its name and its conditions' names: what a message
+        names it by ("the defect policy" is defective_item; novamart.language.coverage)."""
         self.choice_values = frozenset(v for c in self.choices for v in c.values)
         self.resolution_cues = frozenset(self.resolutions)
         self.fact_cues = frozenset(self.facts)
@@ -151,10 +165,14 @@ def _policy_names(rulebook: Rulebook) -> list[Phrase]:
     "you don't qualify for a standard return" declines the refund it would give. (Only a
     denial counts: "a standard return needs the item unopened" promises nothing.)"""
     return [
-        Phrase(phrase_lemmas(name.replace("_", " ")), policy.grants[0].resolution, "policy")
-        for name, policy in rulebook.policies.items()
-        if len(policy.grants) == 1
+        Phrase(phrase_lemmas(name.replace("_", " ")), resolution, "policy")
+        for name, resolution in _named_policies(rulebook)
     ]
+
+
+def _named_policies(rulebook: Rulebook) -> list[tuple[str, str]]:
+    """(policy, its one grant) for each policy a message can name for what it grants."""
+    return [(n, p.grants[0].resolution) for n, p in rulebook.policies.items() if len(p.grants) == 1]
 
 
 def _index(phrases: Any) -> dict[str, list[Phrase]]:

@@ -31,11 +31,13 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, methodcaller
+from typing import TypeVar
 
 from novamart.language.claims import (
     APPROX,
     ConditionalClaim,
     FactClaim,
+    PolicyClaim,
     ResolutionClaim,
     Stance,
     UnverifiableClaim,
@@ -48,6 +50,8 @@ from novamart.language.consequence import (
     FEES,
     FINDING,
     FINDING_NOTE,
+    ORDER_NOTE,
+    REVERSAL,
     REVIEW_NOTE,
     TESTS,
     Consequence,
@@ -59,7 +63,9 @@ from novamart.language.consequence import (
 )
 from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
+from novamart.language.coverage import covering_policy
 from novamart.language.foreign import COMMON_ENGLISH, STRANGERS, carries_value, unreadable
+from novamart.language.frames import LEADS, unframed
 from novamart.language.lexicon import (
     DETERMINERS,
     GAP,
@@ -71,10 +77,12 @@ from novamart.language.lexicon import (
 from novamart.language.secrets import secret_requests
 from novamart.language.stake import (
     ACCOUNT_WORDS,
+    ATTRIBUTE,
     REPORT,
     Stake,
     gift_purpose,
     labelled_status,
+    logistics,
     off_route,
     paid,
     paperwork,
@@ -84,11 +92,14 @@ from novamart.language.stake import (
     status_value,
 )
 from novamart.language.text import (
+    COMMA_LINKS,
+    CONTRAST,
     RUN_ON_STARTS,
     Clause,
     Phrases,
     Token,
     clauses,
+    has_verb,
     lemma,
     lemmaset,
     wordset,
@@ -108,7 +119,7 @@ IDIOMS = Phrases.of_lemmas(
     "without hassle", "no extra cost", "no extra charge", "no cost", "no charge", "no fee",
     "never mind", "not your fault", "no fault of your", "without a doubt", "no further action",
     "not sure", "not at all", "never fear", "no need to apologise", "no need to apologize",
-    "not long", "no trouble", "not a bother", "no wait", "not the case that",
+    "not long", "no trouble", "not a bother", "no wait",
 )  # fmt: skip
 """Negative-looking phrases that negate nothing in a message."""
 PREDICATE_NEGATORS = lemmaset("not never nothing none neither nor nobody")
@@ -276,6 +287,8 @@ class Mention:
     topic: bool = False
     policy: bool = False
     """Named by its policy ("a standard return"): it can be denied, never promised."""
+    policy_name: str | None = None
+    """That policy, when its name is the rules' ("a standard return": standard_return)."""
 
 
 _START = attrgetter("start")
@@ -297,6 +310,8 @@ class Reading:
     """(clause, rewrite) for each disguised word read as the word it spells."""
     unreadable: tuple[str, ...] = ()
     """The clauses not in English (they earn nothing)."""
+    policies: tuple[PolicyClaim, ...] = ()
+    """The rules' policies said to cover the case or not (novamart.language.coverage)."""
 
     def asserted(self, resolution: str | None = None) -> list[ResolutionClaim]:
         return [
@@ -330,7 +345,8 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     reading is immutable and depends on nothing else, so the same message (agents in an
     evaluation, a GRPO group's repeated replies) is read once."""
     vocabulary = known_words(lexicon)
-    parsed = clauses(text, vocabulary.knows)
+    written = clauses(text, vocabulary.knows)
+    parsed = [unframed(c) for c in written]  # "it's not as if ...": read what it governs
     conditional = {c.segment for c in parsed if _conditional(c)}
     foreign = _foreign(parsed, vocabulary)
     items: list[_Read] = []
@@ -348,12 +364,18 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         items.append(item)
     _answers(items)
     _share_amounts(items)
-    polite, rude = courtesy([c for c in parsed if id(c) not in foreign])
-    resolutions = [c for item in items for c in _resolution_claims(item)]
-    facts = [f for item in items for f in _fact_claims(item)]
+    polite, rude = courtesy(
+        [w for w, c in zip(written, parsed, strict=True) if id(c) not in foreign]
+    )
+    resolutions = [c for item in items for c in _as_hedged(item, _resolution_claims(item))]
+    facts = [f for item in items for f in _as_hedged(item, _fact_claims(item))]
     unverifiable: list[UnverifiableClaim] = []
+    policies: list[PolicyClaim] = []
+    for item in items:
+        for claim in _as_hedged(item, _coverage_claims(item, lexicon)):
+            (policies if isinstance(claim, PolicyClaim) else unverifiable).append(claim)
     for k in range(len(items)):
-        for claim in _structural_claims(items, k, lexicon):
+        for claim in _as_hedged(items[k], _structural_claims(items, k, lexicon)):
             if isinstance(claim, ResolutionClaim):
                 resolutions.append(claim)
             elif isinstance(claim, FactClaim):
@@ -363,7 +385,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     return Reading(
         resolutions=_distinct_resolutions(iter(resolutions)),
         facts=tuple(dict.fromkeys(facts)),
-        secret_requests=tuple(secret_requests(parsed)),
+        secret_requests=tuple(secret_requests(written)),
         courteous=polite,
         rude=rude,
         clauses=tuple(c.text for c in parsed),
@@ -371,7 +393,36 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         conditional=tuple(dict.fromkeys(_conditional_claims(items, lexicon))),
         disguised=tuple((c.text, change) for c in parsed for change in c.disguised),
         unreadable=tuple(c.text for c in parsed if id(c) in foreign),
+        policies=tuple(dict.fromkeys(policies)),
     )
+
+
+_Claim = TypeVar("_Claim", bound=ResolutionClaim | FactClaim | PolicyClaim | UnverifiableClaim)
+
+
+def _as_hedged(item: _Read, claims: list[_Claim]) -> list[_Claim]:
+    """The claims of a clause whose frame denies knowing or saying it, marked hedged ("I
+    can't say the check found anything wrong": never credit, a cost when false)."""
+    if not item.clause.hedged:
+        return claims
+    return [c if isinstance(c, UnverifiableClaim) else replace(c, hedged=True) for c in claims]
+
+
+POLICY_NOTE = "a policy the rules do not have covering the case"
+
+
+def _coverage_claims(item: _Read, lexicon: Lexicon) -> list[PolicyClaim | UnverifiableClaim]:
+    """ "You're covered by our defect policy": the policy's verdict claimed, by the clause's
+    polarity (frames included); a policy the rules do not have, claimed, is unverifiable."""
+    if (item.modality not in CLAIMING and item.modality != "none") or _conditional(item.clause):
+        return []  # ("if you're covered by the defect policy, ...")
+    found = covering_policy(item.clause, lexicon)
+    if found is None:
+        return []
+    covered = not _clause_negated(item.clause)
+    if found.policy is None:
+        return [UnverifiableClaim(POLICY_NOTE, item.clause.text)] if covered else []
+    return [PolicyClaim(found.policy, covered, item.clause.text)]
 
 
 WARM_UP = (
@@ -484,6 +535,10 @@ def _read_clause(
         return _Read(clause, mentions, _modality(clause, mentions, cond, own_quote))
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
+    if clause.framed:  # "it's not as if no gift card was added"
+        flips, end = _frame_flips(clause), _frame_scope(clause)
+        for mention in mentions:
+            mention.negations += flips if mention.start < end else 0
     own_quote = clause.quoted and not _customers_words(clause, before)
     # a status quoted from the record says what it is now, whatever the condition around it
     # ("if you log in you will see "Refund issued"")
@@ -651,6 +706,9 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
                 plural=tokens[end - 1].text in GENERIC_NOUNS,
                 topic=topic_end > end or _topic(lemmas, start),
                 policy=phrase.value == "policy",  # type: ignore[attr-defined]
+                policy_name=lexicon.policy_names.get(phrase.lemmas)  # type: ignore[attr-defined]
+                if phrase.value == "policy"  # type: ignore[attr-defined]
+                else None,
             )
         )
     if len(mentions) > 1:
@@ -965,6 +1023,9 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
         local = None
         if lemmas[i] in LOCAL_NEGATORS.firsts and lemmas[i : i + 2] != ["no", "longer"]:
             local = LOCAL_NEGATORS.at(lemmas, i)
+        if local == ("no",) and lemmas[i + 1 : i + 2] in MONEY_SUBJECTS:
+            _negate_nearest(mentions, i, clause)  # "no money is being refunded": the money is
+            continue  # the predicate's subject
         if local is None and words[i] == "not" and _negates_a_noun(words, i):
             local = ("not",)  # "store credit, not cash": a noun phrase, not the predicate
         if local is not None:
@@ -979,6 +1040,10 @@ def _assign_negations(clause: Clause, mentions: list[Mention]) -> None:
         )
         if negator and not _about_something_else(lemmas, i):
             _negate_nearest(mentions, i, clause)
+
+
+MONEY_SUBJECTS = tuple([w] for w in MONEY_WORDS)
+"""After "no", a money noun is what the predicate moves: its negation is the predicate's."""
 
 
 def _negates_a_noun(words: list[str], i: int) -> bool:
@@ -1075,6 +1140,8 @@ def _modality(
     lemmas, words, vocabulary = clause.lemmas, clause.words, clause.vocabulary
     if clause.quoted and not own_quote:
         return "quoted"
+    if not vocabulary.isdisjoint(ENJOY) and _enjoyed(clause):
+        return "presupposed"  # "enjoy the $100 voucher!": the customer has it
     if clause.question and _interrogative(clause):
         if presupposes(clause) or _names_definite(clause, mentions):
             return "presupposed"  # "would you like the replacement in the same colour?"
@@ -1110,6 +1177,18 @@ def _modality(
     if _predicate(clause) or _label_value(clause, mentions):
         return "stated"
     return "none"
+
+
+ENJOY = wordset("enjoy spend redeem")
+"""Imperatives of using what one holds: told to enjoy or spend an amount, the customer is
+told they have it ("Warm regards, and enjoy the $100 voucher!")."""
+
+
+def _enjoyed(clause: Clause) -> bool:
+    """Told to enjoy an amount ("enjoy the $100 voucher!"), not a thing bought ("enjoy your
+    new phone!" after a refund refused is a courtesy)."""
+    first = next((w for w in clause.words if w not in LEADS), "")
+    return first in ENJOY and "money" in clause.kinds
 
 
 PRESUPPOSITION_BLOCKERS = wordset("whether if")
@@ -1332,7 +1411,8 @@ def _resolution_claims(item: _Read) -> list[ResolutionClaim]:
         if stance is not None and m.amount == 0:
             stance = "denied"  # "Refunded: $0.00"
         if stance is not None:
-            claims.append(ResolutionClaim(m.resolution, stance, m.amount, item.clause.text))
+            claims.append(ResolutionClaim(m.resolution, stance, m.amount, item.clause.text,
+                                          policy=m.policy_name))  # fmt: skip
     return claims
 
 
@@ -1404,6 +1484,13 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     item = items[k]
     clause = item.clause
     text = clause.text
+    if _introduces_a_record(items, k):
+        return []  # 'The technician's note reads: "no fault found"': the quote says it
+    if k and not items[k - 1].mentions and _answers_a_reversal(items[k - 1].clause, clause):
+        return [UnverifiableClaim(ORDER_NOTE, text)]  # "The cancellation? All sorted."
+    if k and _quoted_pair(items[k - 1].clause, clause) and logistics(clause, items[k - 1].clause):
+        return [UnverifiableClaim(LOGISTICS_NOTE, text)]  # '"courier_pickup": "booked"'
+
     if item.modality == "unreadable":
         words = [w for w in clause.words if w.isalpha()]
         if (
@@ -1426,12 +1513,19 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     if item.modality not in CLAIMING and item.modality != "none":
         return []  # (a clause without a predicate it knows is read as a statement)
     if (
-        item.modality in CLAIMING
+        (item.modality in CLAIMING or has_verb(clause.words))
         and off_route(clause)
         and not _clause_negated(clause)
         and not _wished(clause)
+    ):  # "a check for $89 is in the mail"; in a verb the reader does not know too ("I pushed
+        # $X to your PayPal"), not in a label ("A cash refund: I can't approve it")
+        return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]
+    if (
+        (item.modality in CLAIMING or has_verb(clause.words))
+        and logistics(clause)
+        and not _clause_negated(clause)
     ):
-        return [UnverifiableClaim(OFF_ROUTE_NOTE, text)]  # "a check for $89 is in the mail"
+        return [UnverifiableClaim(LOGISTICS_NOTE, text)]  # "a courier will collect it"
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):
@@ -1471,6 +1565,49 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
     return _resolve(item, found, text)
 
 
+def _introduces_a_record(items: list[_Read], k: int) -> bool:
+    """Whether the clause only introduces what a record says, which the next clause of its
+    sentence spells out ("The technician's note reads:" before "no fault found")."""
+    item = items[k]
+    if item.mentions or k + 1 >= len(items):
+        return False
+    said = [w for w in item.clause.lemmas if w.isalpha()]
+    after = items[k + 1]
+    return (
+        bool(said)
+        and said[-1] in ATTRIBUTE  # it ends on what the record does: "reads", "says"
+        and after.status
+        and after.clause.sentence == item.clause.sentence
+    )
+
+
+def _quoted_pair(key: Clause, value: Clause) -> bool:
+    """A record's key and its value, each in quotation marks ('"return_label": "emailed"')."""
+    return key.quoted and value.quoted and key.sentence == value.sentence and len(key.words) <= 3
+
+
+DONE_ANSWERS = wordset("done sorted all complete completed handled finished taken care of yes")
+FILLERS = wordset("please thx thanks")
+"""The words of a bare answer saying that what the question named is done ("All sorted")."""
+
+
+def _answers_a_reversal(question: Clause, answer: Clause) -> bool:
+    """Whether ``answer`` says done to a question naming only an undoing ("The
+    cancellation? All sorted."): the order cancelled, which no tool does (a charge undone is
+    money back, read by its words)."""
+    asked = [w for w in question.words if w.isalpha() and w not in LEADS]
+    said = [w for w in answer.words if w.isalpha() and w not in FILLERS]
+    return (
+        question.question
+        and 0 < len(asked) <= 3
+        and asked[0] in DEFINITE
+        and any(w.startswith(REVERSAL) for w in asked)
+        and CHARGED.isdisjoint(question.lemmas)
+        and 0 < len(said) <= 4
+        and set(said) <= DONE_ANSWERS
+    )
+
+
 CHARGES = CHARGED | FEES
 GIFTS = BENEFIT | {"free"}
 ACTIVATED = lemmaset("activate activated unlock unlocked upgrade upgraded renew renewed enable")
@@ -1480,6 +1617,7 @@ STATUS_NOTE = "a status the record does not show"
 OUTCOME_NOTE = "an outcome for the customer that names nothing the record shows"
 AMOUNT_NOTE = "an amount of nothing the record shows"
 OFF_ROUTE_NOTE = "money back by a route no tool takes"
+LOGISTICS_NOTE = "a pickup or return label, which no tool of the record arranges"
 INTENDED = frozenset({"will", "can", "offer"})
 """Modalities under which a finding is an intention ("I'll have it tested"), not a report."""
 
@@ -1530,7 +1668,7 @@ def _staked(items: list[_Read], k: int, lexicon: Lexicon) -> list[StructuralClai
         denied = negated and _denies_benefit(clause)
         note = {"benefit": BENEFIT_NOTE, "amount": AMOUNT_NOTE}.get(found.kind, OUTCOME_NOTE)
         return [] if denied else [UnverifiableClaim(note, text)]
-    stance = _stance(modality, int(negated))
+    stance = _stance(modality, int(negated != found.retained))  # "not a cent stays with us"
     return [] if stance is None else [ResolutionClaim(target, stance, amount, text)]
 
 
@@ -1565,9 +1703,19 @@ def _denies_benefit(clause: Clause) -> bool:
     if gift is not None:  # "free shipping unlocked, nothing else needed": a negation after
         end = next((i for i in range(gift, end) if lemmas[i] in (",", ";")), end)  # the
     return any(  # comma is about something else
-        w in PREDICATE_NEGATORS or (w == "no" and CHARGES.isdisjoint(lemmas[i + 1 : i + 4]))
+        w in PREDICATE_NEGATORS or (w == "no" and _no_denies(lemmas[i + 1 : i + 4]))
         for i, w in enumerate(lemmas[:end])
     )
+
+
+def _no_denies(after: list[str]) -> bool:
+    """Whether "no" before these words denies a benefit: nothing charged follows ("no
+    discount"), or what follows is the benefit itself, made free or waived ("no free
+    shipping", "no waived restocking fee"), not the absence of a charge ("no delivery
+    charges")."""
+    if CHARGES.isdisjoint(after):
+        return True
+    return after[0] in GIFTS or any(w.startswith(REVERSAL) for w in after)
 
 
 def _claim_modality(item: _Read) -> Modality:
@@ -1585,7 +1733,9 @@ def _hedged(clause: Clause) -> bool:
     """Whether a "will" or a deed follows the clause's last word of ability: the ability is
     the writer's hedge ("as far as I can tell", "I can confirm that"), the rest a promise."""
     words = clause.words
-    last = max(i for i, w in enumerate(words) if w in CAN_WORDS)
+    last = max((i for i, w in enumerate(words) if w in CAN_WORDS), default=None)
+    if last is None:
+        return False  # an offer by phrase ("up to you"), no word of ability to hedge with
     return any(w in WILL_WORDS or w in DONE_WORDS for w in words[last + 1 :])
 
 
@@ -1757,7 +1907,33 @@ def _clause_negated(clause: Clause, before: int | None = None) -> bool:
         and (w in PREDICATE_NEGATORS or w in ("no", "without"))
         and not _about_something_else(lemmas, i)  # "... and won't appear on your statement"
     )
-    return count % 2 == 1
+    return (count + _frame_flips(clause)) % 2 == 1
+
+
+def _frame_flips(clause: Clause) -> int:
+    """The negations a frame adds to its clause's polarity. A frame governs the whole of
+    what it frames, so a negation of another predicate counts against it too ("there's no
+    way your refund won't reach you this week" says it will)."""
+    if not clause.framed:
+        return 0
+    lemmas, masked = clause.lemmas, _masked(clause.lemmas)
+    elsewhere = sum(1 for i, w in enumerate(lemmas[: _frame_scope(clause)]) if w == "not"
+                    and not masked[i] and _about_something_else(lemmas, i))  # fmt: skip
+    return clause.framed + elsewhere
+
+
+def _frame_scope(clause: Clause) -> int:
+    """Where what a frame governs ends: at a clause run on after it ("... was added and so
+    you do not need to do anything else", "... anything wrong i have issued $49 in credit")."""
+    words = clause.words
+    start = next((i for i, w in enumerate(words) if w not in LEADS), len(words))
+    return next((i for i in range(start + 1, len(words)) if words[i] in LINKED or
+                 (words[i] in WRITER_SUBJECTS and i > start + 1)), len(words))  # fmt: skip
+
+
+LINKED = COMMA_LINKS | CONTRAST
+WRITER_SUBJECTS = wordset("i we")
+"""The words a clause runs on at (see _frame_scope)."""
 
 
 def _resolve(item: _Read, found: Consequence, text: str) -> list[StructuralClaim]:

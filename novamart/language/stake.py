@@ -58,6 +58,9 @@ class Stake:
     routed: bool = True
     """For money: whether the clause says where it goes (else it is the amount of what the
     message names: "I've already applied $134.25")."""
+    retained: bool = False
+    """For money: the store keeps it ("not a cent stays with us"), the inverse of money
+    back, so the clause's polarity reads the other way."""
 
 
 def _lemmatised(*phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -420,7 +423,8 @@ def finding(clause: Clause) -> Stake | None:
     """A source reporting on the case: "the courier confirmed ...", "our records show ...",
     "every test we ran was passed", "the diagnostics came back completely normal"."""
     lemmas = clause.lemmas
-    source = next((i for i, w in enumerate(lemmas) if w in SOURCES), None)
+    source = next((i for i, w in enumerate(lemmas) if w in SOURCES and not _aside(lemmas, i)),
+                  None)  # fmt: skip
     if source is None:
         return None
     verb = next((i for i in range(source + 1, len(lemmas)) if _reports(lemmas, i)), None)
@@ -432,6 +436,17 @@ def finding(clause: Clause) -> Stake | None:
     if not _checker(lemmas, source):
         return Stake("finding")  # a courier, a bank, the manufacturer: no tool of the record
     return _fault_stated(lemmas, verb)
+
+
+ASIDES = lemmaset("note")
+"""Sources that also label the writer's own aside ("Note: ...", "Kindly note, ...")."""
+ASIDE_ENDS = wordset(": ,")
+
+
+def _aside(lemmas: list[str], i: int) -> bool:
+    """Whether ``lemmas[i]`` labels the writer's aside (followed by a colon or comma at the
+    start of the clause), not a record that reports ("the case note says ...")."""
+    return lemmas[i] in ASIDES and i <= 1 and lemmas[i + 1 : i + 2] in ([e] for e in ASIDE_ENDS)
 
 
 def _fault_stated(lemmas: list[str], verb: int) -> Stake:
@@ -470,10 +485,13 @@ ECHOED = lemmaset("hear mention say report describe tell write explain")
 
 
 def _tested(clause: Clause) -> Stake | None:
-    """The item and a test in one clause: "the device sailed through every diagnostic"."""
+    """The item and a test in one clause: "the device sailed through every diagnostic", "the
+    NovaPhone 12 failed our hardware test" (the subject named by the product's name)."""
     lemmas = clause.lemmas
     item = next((i for i, w in enumerate(lemmas) if w in ITEMS and w != "one"), None)
     words = clause.words
+    if item is None and words[:1] in ([d] for d in DEFINITE) and _named_item(clause):
+        item = 1  # "The NovaPhone 12 failed our hardware test": the item by its name
     test = next(
         (i for i, w in enumerate(lemmas) if w in CHECKERS and not words[i].endswith(("ed", "ing"))),
         None,
@@ -481,6 +499,16 @@ def _tested(clause: Clause) -> Stake | None:
     if item is None or test is None or item > test or not _any(clause, DEEDS):
         return None
     return _fault_stated(lemmas, item)
+
+
+def _named_item(clause: Clause) -> bool:
+    """Whether the clause's subject, after "the", is a name (not a source: "the technician's
+    report hasn't come in") and its verb passes or fails ("the NovaPhone 12 failed ...")."""
+    lemmas = clause.lemmas
+    return len(lemmas) > 2 and lemmas[1] not in SOURCES and not OUTCOME_VERBS.isdisjoint(lemmas)
+
+
+OUTCOME_VERBS = lemmaset("fail failed pass passed")
 
 
 AUXILIARY_STARTS = wordset("has have is are was were will been")
@@ -551,6 +579,10 @@ def _stake(clause: Clause) -> Stake | None:
     route = _any(clause, ROUTE) or _any(clause, HOLDINGS)
     moves = _moves(clause)
     holds = _any(clause, HOLDING_VERBS)
+    if money and retained(clause):
+        return Stake("money", retained=True)
+    if made_whole(clause):
+        return Stake("money")  # "we've made you whole": compensated, so money back
     if money and (gives or route or moves or holds):
         account = _any(clause, ACCOUNT_WORDS) and not (_any(clause, ROUTE) or _any(clause, BANKED))
         return Stake("money", account=account, routed=route or account or moves)
@@ -558,6 +590,8 @@ def _stake(clause: Clause) -> Stake | None:
         return Stake("item")
     if novel == "benefit":
         return Stake("benefit")
+    if "money" in clause.kinds and _worth_of_a_thing(clause):
+        return Stake("benefit")  # "a price match worth $100": the amount is the thing's value
     if "money" in clause.kinds and not paid(clause):
         return Stake("amount")  # an amount: of what the message names, else of nothing known
     if (gives or moves) and (_anaphoric(clause) or _elliptic(clause)) and not paperwork(clause):
@@ -576,6 +610,50 @@ def _stake(clause: Clause) -> Stake | None:
     return None
 
 
+WHOLE = wordset("whole good")
+"""What a loss is made ("made you whole", "the $X has been made good"): compensated in
+full, which is money back."""
+
+
+def made_whole(clause: Clause) -> bool:
+    """Whether the clause makes the customer or their money whole or good ("we've made you
+    whole", "the $X has been made good"; not "made good on our promise", "made a good
+    choice")."""
+    lemmas, words = clause.lemmas, clause.words
+    for i, w in enumerate(lemmas):
+        if w != "make":
+            continue
+        j = next((j for j in range(i + 1, min(i + 4, len(words))) if words[j] in WHOLE), None)
+        if j is None or words[j : j + 2] == ["good", "on"]:
+            continue  # ("made good on our promise": kept it)
+        between = words[i + 1 : j]
+        if between and not CUSTOMER.isdisjoint(between):
+            return True  # "made you whole"
+        if not between and ("money" in clause.kinds or _any(clause, MONEY)):
+            return True  # "the $X has been made good"
+    return False
+
+
+RETAIN = lemmaset("keep retain withhold")
+STAY = lemmaset("stay remain")
+STORE = wordset("we us novamart")
+
+
+def retained(clause: Clause) -> bool:
+    """Whether the clause has the store keep the money: it stays or remains with the store
+    ("not a single cent of the $X stays with us") or the store keeps, retains or withholds
+    it ("we're keeping the $79.99")."""
+    lemmas = clause.lemmas
+    return any(
+        (w in STAY and lemmas[i + 1 : i + 2] == ["with"] and lemmas[i + 2 : i + 3] in STORE_NEXT)
+        or (w in RETAIN and not STORE.isdisjoint(lemmas[max(0, i - 4) : i]))
+        for i, w in enumerate(lemmas)
+    )
+
+
+STORE_NEXT = tuple([w] for w in STORE)
+
+
 OFF_ROUTE = lemmaset("cheque cash courier envelope zelle venmo wire chargeback dispute void waive")
 """Instruments and acts by which money reaches the customer that the rulebook's refund never
 takes (it goes back the way it was paid: rules/resolutions.yaml, full_refund): a clause naming
@@ -584,14 +662,20 @@ wallet: "your NovaMart wallet" is the store account, where store credit goes.)""
 
 
 def _sent_to_bank(words: list[str]) -> bool:
-    """The rulebook's refund reaches a bank only by going back ("back to your bank"): money
-    transferred, or sent to or into one, is a payment no tool makes ("your bank processes it"
-    names no destination)."""
-    into = any(w in INTO and "bank" in words[i + 1 : i + 3] for i, w in enumerate(words))
+    """The rulebook's refund reaches a bank (or PayPal) only by going back ("back to your
+    bank"): money transferred, or sent to or into one, is a payment no tool makes ("your bank
+    processes it" names no destination)."""
+    into = any(
+        w in INTO and not EXTERNAL.isdisjoint(words[i + 1 : i + 3]) for i, w in enumerate(words)
+    )
     return into or any(w.startswith("transfer") for w in words)
 
 
 INTO = wordset("to into")
+EXTERNAL = wordset("bank paypal")
+"""Accounts the customer holds outside the store: the refund reaches one only by going back
+the way it was paid ("back to your PayPal"), so money sent to one ("I pushed $X to your
+PayPal") is a payment no tool makes."""
 
 
 def off_route(clause: Clause) -> bool:
@@ -623,12 +707,53 @@ TOPICS = wordset("about regarding re concerning")
 PAID = lemmaset("pay charge spend cost price total bill buy purchase")
 
 
+def _worth_of_a_thing(clause: Clause) -> bool:
+    """Whether an amount is what a thing named before it is worth ("a price match worth
+    $100"), not money that moves ("it's worth $100" is left to what "it" is)."""
+    tokens = clause.tokens
+    return any(
+        t.kind == "money"
+        and i > 1
+        and tokens[i - 1].text == "worth"
+        and tokens[i - 2].kind == "word"
+        and tokens[i - 2].text not in ANAPHORS
+        for i, t in enumerate(tokens)
+    )
+
+
 def paid(clause: Clause) -> bool:
     """ "About the $89.99 you paid", "the item cost $899": the customer's payment or a
     price, what the case already holds, not something given."""
     words = clause.words
     echoed = "you" in words and _any(clause, ECHOED)  # "you mentioned the $79.99"
     return words[0] in TOPICS or _any(clause, PAID) or echoed
+
+
+LOGISTICS = lemmaset("courier pickup collection dropoff")
+LABELLED = wordset("return shipping prepaid postage")
+"""Before "label": a label to send the item with, not paperwork ("a prepaid return label")."""
+DISPATCH = ARRANGE | lemmaset("schedule email mail send print generate")
+"""Verbs that set a pickup or a label in motion ("booked", "has been emailed to you")."""
+
+
+def logistics(clause: Clause, key: Clause | None = None) -> bool:
+    """Whether the clause has a pickup, a courier or a return label arranged or sent ("I've
+    arranged for a courier to collect the item", "a prepaid return label has been emailed
+    to you"; a record's value after its ``key``: '"return_label": "emailed"'): an action on
+    the customer's behalf that no tool of the record takes. Not the customer's own doing
+    ("you can book a pickup online")."""
+    lemmas, words = clause.lemmas, clause.words
+    if key is not None:
+        if DISPATCH.isdisjoint(lemmas):
+            return False  # (the value says what was done: "booked", "emailed")
+        lemmas, words = key.lemmas + lemmas, key.words + words
+    named = not LOGISTICS.isdisjoint(lemmas) or any(
+        w == "label" and i and words[i - 1] in LABELLED for i, w in enumerate(words)
+    )
+    if not named or DISPATCH.isdisjoint(lemmas):
+        return False
+    verb = next(i for i, w in enumerate(lemmas) if w in DISPATCH)
+    return CUSTOMER.isdisjoint(words[:verb])
 
 
 def paperwork(clause: Clause) -> bool:
@@ -717,6 +842,7 @@ CUES = (
     SOURCES | ITEMS | COVER | STANDING | REPLACING | ADDING | MONEY | REVERSE | HOLDINGS
     | GIVE | MOTION | HOLDING_VERBS | ARRANGE | POSSESS
     | frozenset(max(phrase, key=len) for phrase in GIFT + AT_THE_CUSTOMER)
+    | WHOLE
     | {"back", "up"}
 )  # fmt: skip
 """Words one of the shapes needs (with an amount): a clause with none stakes nothing."""

@@ -163,6 +163,11 @@ class Clause:
     """The first clause of its sentence."""
     disguised: tuple[str, ...] = ()
     """The disguised words read in it as the words they spell ("r3fund -> refund")."""
+    framed: int = 0
+    """The negations of a frame it was read out of ("it's not as if ...": 1; see
+    novamart.language.frames): they count toward the polarity of everything it says."""
+    hedged: bool = False
+    """Its frame denies knowing or saying it ("I can't say ..."): what it claims is hedged."""
 
 
 def normalise(text: str, folded: bool = False) -> str:
@@ -525,9 +530,32 @@ _ONLY_PUNCT = frozenset({"punct"})
 
 RUN_ON_STARTS = wordset("i we please")
 OBJECT_PRONOUNS = wordset("you it them us me him her")
-LINE_ENDS = wordset("do done needed required else now today tomorrow here there again too soon")
+LINE_ENDS = wordset(
+    "do done needed required else now today tomorrow here there again too soon back"
+)
 """Words that end a line a writer ran on ("Nothing else to do I've processed ...")."""
 NOT_BEFORE_PLEASE = wordset("yes ok okay and or but so would could will can may might")
+
+
+def _new_subject(sentence: list[Token], i: int, so_far: list[Token]) -> bool:
+    """ "i can't say the check found anything wrong i have issued $49 in credit": "I" or "we"
+    with an auxiliary, after words that already hold a clause, starts one of its own (not
+    "the items I have ordered", "you said I have to wait")."""
+    after = sentence[i + 1].text if i + 1 < len(sentence) else ""
+    if sentence[i].text == "please" or after not in AUXILIARY_AFTER_SUBJECT or not so_far:
+        return False
+    before = sentence[i - 1]
+    if before.kind != "word" or before.text in LINKING:
+        return False  # "it's not that I can't", "here's what I can do": one clause
+    return _finite(so_far) and _finite(sentence[i + 2 : i + 4])
+
+
+AUXILIARY_AFTER_SUBJECT = wordset("have has am will can")
+LINKING = wordset(
+    "that what which who whom whose where when if as because since so and or but than whether "
+    "how why once unless while until the a an"
+)
+"""Words after which "I" goes on the clause they open, not a new one."""
 
 
 def _run_on(sentence: list[Token], i: int) -> bool:
@@ -560,6 +588,15 @@ _STOPS = BOUNDARY_WORDS | _KIDDING.firsts | {'"'}
 _LINKS_AFTER_COMMA = COMMA_LINKS | CONTRAST
 
 
+PAST_FORMS = frozenset(IRREGULAR)
+
+
+def has_verb(words: Sequence[str]) -> bool:
+    """Whether the words hold a verb a clause can stand on: a finite one, or one in the past
+    ("found", "pushed")."""
+    return any(w in FINITE or w in PAST_FORMS or (len(w) > 3 and w.endswith("ed")) for w in words)
+
+
 def _finite(tokens: Sequence[Token]) -> bool:
     """Whether the tokens hold a finite verb (so they can stand as a clause)."""
     return any(t.text in FINITE or (t.text.endswith("ed") and len(t.text) > 4) for t in tokens)
@@ -581,14 +618,21 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
             return True, 1, 1  # "we can offer a refund, would that work?"
         if token.text == "," and so_far and so_far[0].text in SUBORDINATORS:
             return True, 0, 1  # "because the defect was confirmed, you can choose ..."
-        then = sentence[i + 2].text if i + 2 < len(sentence) else ""
-        if token.text == "," and following in SUBJECTS and then in FINITE and _finite(so_far):
+        then = sentence[i + 2 : i + 3]
+        if token.text == "," and following in SUBJECTS and _finite(then) and _finite(so_far):
             return True, 0, 1  # "your credit is active, you can use it for anything"
+        if token.text == "," and following in NOUN_STARTS and _finite(so_far):
+            end = next((k for k in range(i + 1, len(sentence)) if sentence[k].kind == "punct"),
+                       len(sentence))  # fmt: skip
+            if _finite(sentence[i + 1 : end]):
+                return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
+        if token.text == "," and following in IMPERATIVE_STARTS and _finite(so_far):
+            return True, 1, 1  # "we want you to be happy, consider the $X back": a new one
         if token.text == ":" and sum(t.kind != "punct" for t in sentence[:i]) > 2:
             return True, 1, 1  # "a refund is not possible: ..." (not a label: "Refund: $5")
         return False, 0, 0
     if token.text in RUN_ON_STARTS:
-        return _run_on(sentence, i), 1, 0
+        return _run_on(sentence, i) or _new_subject(sentence, i, so_far), 1, 0
     if token.text in CONTRAST and i > 0:
         return True, 1, 1
     if token.text == "and" and following in SUBJECTS and i > 0:
@@ -604,6 +648,11 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     return False, 0, 0
 
 
+NOUN_STARTS = DETERMINERS_BEFORE_SUBJECT | {"a", "an"}
+"""Words a subject starts with after a comma: with a verb on each side, a new clause."""
+IMPERATIVE_STARTS = wordset("consider expect enjoy rest")
+"""Verbs that, after a comma, start a clause of their own telling the customer something
+("..., consider the $X already back where it came from", "..., rest assured ...")."""
 PARENTHESES = frozenset("()")
 APPOSITION_SPAN = 8
 

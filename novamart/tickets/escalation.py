@@ -77,8 +77,6 @@ SIGN_WORDS = {
         "unauthorized charge",
         "unauthorised payment",
         "unauthorized payment",
-        "unauthorised payments",  # the stemmer reads "payment" and "payments" apart
-        "unauthorized payments",
         "stolen card",
         "didn't make",
         "did not make",

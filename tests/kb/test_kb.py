@@ -12,7 +12,7 @@ import pytest
 from novamart.kb import KnowledgeBase, KnowledgeBaseError, default_kb
 from novamart.kb.policies import article_id
 from novamart.kb.store import ARTICLES_DIR
-from novamart.kb.text import numbers, tokens
+from novamart.kb.text import numbers, stem, tokens
 from novamart.kernel import default_kernel
 from novamart.kernel.rulebook import DEFAULT_RULES_DIR, load_rulebook
 
@@ -140,3 +140,14 @@ def test_search_ranks_as_bm25_over_every_document() -> None:
             scored.append((total, doc_id))
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:3]
         assert [(h.id, h.score) for h in index.search(query)] == [(d, round(s, 4)) for s, d in best]
+
+
+@pytest.mark.parametrize(
+    ("plural", "singular"),
+    [("payments", "payment"), ("statements", "statement"), ("shipments", "shipment"),
+     ("businesses", "business"), ("locations", "location"), ("charges", "charge")],
+)  # fmt: skip
+def test_a_plural_stems_like_its_singular(plural: str, singular: str) -> None:
+    """ "payments" had stemmed to "payment" and "payment" to "pay": a reason naming
+    "unauthorised payments" fell short of the sign "unauthorised payment"."""
+    assert stem(plural) == stem(singular)
