@@ -113,6 +113,18 @@ def changed(before: Fields, after: Fields) -> frozenset[Ref]:
     return frozenset(r for r in before.keys() | after.keys() if before.get(r) != after.get(r))
 
 
+def changed_worlds(before: World, after: World) -> frozenset[Ref]:
+    """``changed`` of two worlds of the same seed, customer by customer: a customer record
+    both worlds share (no write touched it in either) has no field that differs."""
+    if [c.customer_id for c in before.customers] != [c.customer_id for c in after.customers]:
+        return changed(flatten(before), flatten(after))
+    found: set[Ref] = set()
+    for one, other in zip(before.customers, after.customers, strict=True):
+        if one is not other:
+            found |= changed(customer_fields(one), customer_fields(other))
+    return frozenset(found)
+
+
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """The kernel's optimum for the requests as the customer finally wants them: each request's
@@ -122,6 +134,8 @@ class Plan:
     touches: tuple[frozenset[Ref], ...]
     start: Fields
     optimal: Fields
+    world: World
+    """The optimal end state itself (its untouched customers are the start's records)."""
 
     @property
     def touched(self) -> frozenset[Ref]:
@@ -159,9 +173,20 @@ def _plan(world: World, requests: Iterable[Request]) -> Plan:
         settled.append(one)
         touches.append(changed({r: state[r] for r in mine if r in state}, mine))
         state = {**state, **mine}
-    return Plan(tuple(settled), tuple(touches), start, state)
+    return Plan(tuple(settled), tuple(touches), start, state, world)
+
+
+_orders: dict[tuple[int, str], tuple[Fields, frozenset[Ref]]] = {}
 
 
 def order_fields(fields: Fields, order_id: str) -> frozenset[Ref]:
-    """The fields of one order and its items."""
-    return frozenset(r for r in fields if r.order_id == order_id)
+    """The fields of one order and its items (memoised per fields: a plan's are asked for
+    after every step)."""
+    kept = _orders.get((id(fields), order_id))
+    if kept is not None and kept[0] is fields:
+        return kept[1]
+    if len(_orders) >= KEPT:
+        _orders.clear()
+    found = frozenset(r for r in fields if r.order_id == order_id)
+    _orders[(id(fields), order_id)] = (fields, found)
+    return found

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from novamart.retail import messages as said
-from novamart.retail.diff import Fields, Plan, Ref, changed, flatten, order_fields
+from novamart.retail.diff import Fields, Plan, Ref, changed_worlds, flatten, order_fields
 from novamart.retail.trail import Trail
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World
@@ -83,7 +83,7 @@ def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome
     requests = tuple(_request(i, best, ending, trail, escalated) for i in range(len(best.settled)))
     return Outcome(
         requests=requests,
-        extra=changed(best.optimal, ending) - best.touched,
+        extra=changed_worlds(best.world, final) - best.touched,
         escalations=tuple(sorted(o for o in escalated - wanted if o is not None)),
         customer_id=customer_id,
     )
