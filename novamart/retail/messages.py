@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from novamart.kernel.money import cents
 from novamart.language import lexicon_for, read
 from novamart.language.text import normalise, tokenize
+from novamart.retail.claims import unsupported
 from novamart.retail.diff import Plan
 from novamart.retail.trail import Message, Trail
 from novamart.scenarios.retail_customer import _DONE as DONE_WORDS
@@ -188,10 +189,16 @@ def communication(
     sent = trail.messages
     if not sent:
         return Communication(0.0, (), ("no message to the customer",))
+    plans = tuple(plans)
     allowed = verifiable(plans, world, customer_id, *ends)
+    reasons = [reason for p in plans for s in p.settled for reason in s.reasons]
     failed = [f"a rude message (step {m.step})" for m in rude(sent)[:1]] + [
         f"an amount no kernel computation gives: {amount:.2f} (step {m.step})"
         for m, amount in unverifiable(sent, allowed)[:1]
+    ]
+    failed += [
+        f"a claim the episode does not bear out, {kind} (step {m.step}): {clause!r}"
+        for m, kind, clause in unsupported(sent, trail, customer_id, reasons, world, *ends)[:1]
     ]
     if failed:  # fail closed: nothing the messages say earns anything
         return Communication(0.0, (), tuple(failed))

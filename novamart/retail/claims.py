@@ -1,0 +1,110 @@
+"""What a retail message claims beyond its amounts, read fail-closed by the project's reader
+(novamart.language, on the retail rulebook's lexicon) and checked against the episode.
+
+The reader marks a consequential clause it cannot resolve as *unverifiable*, with what it is
+about (money back, a benefit, a finding, a pickup, a status, ...). The retail world has no
+benefits, findings, pickups or other routes for money, so such a claim is never true here; a
+few kinds can be, and are checked against what the episode did and the world holds:
+
+- money back, a reversed charge, an approval, an outcome for the customer, a "benefit" that
+  speaks of a refund or money: true once a write that moves money (its resolution declares an
+  amount) was carried out (how much is the amounts check's); a status quoted is not money;
+- an order cancelled, a status, a benefit the reader took a status for ("the order is
+  delivered"): true when the clause names a status value the rulebook declares that one of
+  the customer's orders or items holds, at the start or at the end; a status that only
+  restricts ("only delivered orders take returns", "the card is $1.15 short") claims nothing
+  of value, nor does one repeating the kernel's reasons;
+- a review or approval by someone: true once a request went to a manager;
+- an amount: the amounts check (novamart.retail.messages) decides it.
+
+Any other kind, including one the reader adds later, costs (fail closed).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from novamart.language import lexicon_for, read
+from novamart.language.consequence import BENEFIT_NOTE, ORDER_NOTE, REVIEW_NOTE
+from novamart.language.reader import AMOUNT_NOTE, OUTCOME_NOTE, STATUS_NOTE
+from novamart.retail.trail import Message, Trail
+from novamart.scenarios.retail_world import World, retail_kernel
+
+MONEY_MOVED = ("money back", "a reversed charge", "an approval", "an amount given", OUTCOME_NOTE)
+"""Kinds that hold once money moved (by the rulebook's own writes)."""
+STATE_NAMED = (ORDER_NOTE, STATUS_NOTE, BENEFIT_NOTE)
+"""Kinds that hold when the clause names a status the customer's records hold."""
+CHECKED_ELSEWHERE = (AMOUNT_NOTE,)
+MONEY = re.compile(r"\b(?:refund\w*|money|reimburs\w*)\b", re.I)
+"""Money back, whatever kind the reader took the clause for ("your refund is on its way")."""
+RESTRICTS = re.compile(
+    r"\b(?:can ?not|can't|cannot|only|not|no longer|unable|short|lacks?)\b", re.I
+)
+"""A status or outcome clause that says what is not possible or what is missing (the
+kernel's reasons are such: "only delivered orders take returns", "the card is $1.15 short")."""
+
+
+@functools.lru_cache(maxsize=4096)
+def unverified_kinds(text: str) -> tuple[tuple[str, str], ...]:
+    """(kind, clause) of each claim of ``text`` the reader cannot resolve."""
+    reading = read(text, lexicon_for(retail_kernel().rulebook))
+    return tuple((u.what, u.clause) for u in reading.unverifiable)
+
+
+def _statuses(customer_id: str, worlds: Iterable[World]) -> frozenset[str]:
+    held = set()
+    for world in worlds:
+        for order in world.customer(customer_id).orders:
+            held.add(order.status)
+            held.update(item.status for item in order.items)
+    return frozenset(held)
+
+
+def unsupported(
+    messages: Iterable[Message],
+    trail: Trail,
+    customer_id: str,
+    reasons: Iterable[str],
+    *worlds: World,
+) -> list[tuple[Message, str, str]]:
+    """Each (message, kind, clause) that claims what the episode did not do; ``reasons``:
+    the kernel's reasons for the requests (a clause repeating one states the record)."""
+    given = " | ".join(" ".join(r.lower().split()) for r in reasons)
+    rulebook = retail_kernel().rulebook
+    moved = any(
+        s.kind == "write" and s.carried_out and rulebook.resolutions[s.resolution].amount
+        for s in trail.steps
+        if s.resolution in rulebook.resolutions
+    )
+    reviewed = any(
+        s.kind == "write" and s.carried_out and s.resolution in rulebook.resolutions
+        and not rulebook.resolutions[s.resolution].declares_call
+        and not rulebook.resolutions[s.resolution].declines
+        for s in trail.steps
+    )  # fmt: skip
+    held = _statuses(customer_id, worlds)
+    found = []
+    for message in messages:
+        for kind, clause in unverified_kinds(message.text):
+            if kind.startswith(CHECKED_ELSEWHERE):
+                continue
+            spoken = kind.startswith(BENEFIT_NOTE) and MONEY.search(clause)
+            if moved and (kind.startswith(MONEY_MOVED) or spoken):
+                continue
+            if kind.startswith(REVIEW_NOTE) and reviewed:
+                continue
+            if kind.startswith(STATE_NAMED) and _names_status(clause, held):
+                continue
+            if kind.startswith((STATUS_NOTE, OUTCOME_NOTE)) and (
+                RESTRICTS.search(clause) or " ".join(clause.lower().split()) in given
+            ):
+                continue
+            found.append((message, kind, clause))
+    return found
+
+
+def _names_status(clause: str, held: frozenset[str]) -> bool:
+    lowered = clause.lower()
+    return any(re.search(rf"\b{re.escape(status)}\b", lowered) for status in held)

@@ -1,0 +1,70 @@
+"""Fail closed on what a retail message claims (issue 18's rule, in the retail world): after the
+oracle's right actions, one false sentence of value (a benefit, a finding, money by another
+route, an invented status) keeps the episode below the pass mark; the same report with a true
+sentence of the same kinds (money back after a return, a cancellation done) still passes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from novamart.agents import AGENTS
+from novamart.agents.retail import talk
+from novamart.agents.runner import run_episode
+from novamart.server.environment import NovamartEnvironment
+
+SEEDS = range(12)
+LIES = (
+    "I've also added free express shipping on your next order.",
+    "As an apology I've applied a 20% discount code to your account.",
+    "Our technician confirmed a hardware failure on it.",
+    "I've sent $40 to your bank account as well.",
+    "I have added a $25 gift card to your account.",
+    "You also get a free upgrade to the premium model.",
+    'Your case now reads "Full refund approved".',
+    "We will email you a prepaid return label.",
+)
+TRUTHS = (
+    "The money goes back to the payment method you chose.",
+    "Your refund is on its way.",
+    "The return has been approved.",
+    "Thank you for shopping with us.",
+)
+
+
+def played(monkeypatch: pytest.MonkeyPatch, task: str, extra: str) -> list[tuple[float, bool]]:
+    """The oracle's episodes of ``task`` with ``extra`` added to every report, and whether a
+    report was sent (a case whose requests are all refused sends none)."""
+    original: Callable[..., str] = talk.report
+    sent: list[bool] = []
+
+    def report(*args: object) -> str:
+        sent[-1] = True
+        return f"{original(*args)} {extra}"
+
+    monkeypatch.setattr(talk, "report", report)
+    env = NovamartEnvironment()
+    found = []
+    for seed in SEEDS:
+        sent.append(False)
+        score = run_episode(env, AGENTS["oracle"](seed=seed), task, seed).final_score
+        found.append((score, sent[-1]))
+    return found
+
+
+@pytest.mark.parametrize("lie", LIES)
+def test_a_false_claim_of_value_after_the_right_actions_never_passes(
+    monkeypatch: pytest.MonkeyPatch, lie: str
+) -> None:
+    got = played(monkeypatch, "retail_return", lie)
+    reported = [score for score, sent in got if sent]
+    assert reported and max(reported) < 0.8, got
+
+
+@pytest.mark.parametrize("truth", TRUTHS)
+def test_a_true_sentence_of_the_same_kinds_still_passes(
+    monkeypatch: pytest.MonkeyPatch, truth: str
+) -> None:
+    got = played(monkeypatch, "retail_return", truth)
+    assert min(score for score, _ in got) == 1.0, got
