@@ -35,8 +35,7 @@ from novamart.language.text import normalise, tokenize
 from novamart.retail.claims import unsupported
 from novamart.retail.diff import Plan
 from novamart.retail.trail import Message, Trail
-from novamart.scenarios.retail_customer import _DONE as DONE_WORDS
-from novamart.scenarios.retail_customer import _REFUSED as REFUSAL_WORDS
+from novamart.scenarios.retail_customer import DONE_WORDS, REFUSAL_WORDS
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World, retail_kernel
 

@@ -58,15 +58,17 @@ _ASKS_YES = re.compile(
     r"\b(?:confirm|shall i|should i|go ahead|proceed|do you want me to|would you like me to)\b",
     re.I,
 )
-_DONE = re.compile(
+DONE_WORDS = re.compile(
     r"\b(?:done|has been|have been|is now|are now|processed|completed|submitted|cancelled)\b",
     re.I,
 )
-_REFUSED = re.compile(
+"""The words of a report the customer hears as done (the grader hears it the same way)."""
+REFUSAL_WORDS = re.compile(
     r"\b(?:cannot|can't|can not|unable|not able|not eligible|not possible|won't be able|"
     r"isn't possible|is not allowed|not allowed)\b",
     re.I,
 )
+"""The words of a refusal, for the customer and the grader alike."""
 _MONEY = re.compile(r"\d+(?:,\d{3})*(?:\.\d{1,2})?")
 
 
@@ -317,10 +319,10 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
             on_order.setdefault(talk.current[i].order_id, []).append(i)
     for order_id, named in on_order.items():
         i = max(named, key=lambda j: _spoken_of(talk.current[j], agent))
-        if _REFUSED.search(agent):
+        if REFUSAL_WORDS.search(agent):
             outcomes[i] = "refused"
             heard.append(f"That's a shame about {order_id}, but I understand.")
-        elif _DONE.search(agent):
+        elif DONE_WORDS.search(agent):
             outcomes[i] = "settled"
             heard.append("Great, thank you.")
     return replace(talk, outcomes=tuple(outcomes)), heard
