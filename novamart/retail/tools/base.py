@@ -69,6 +69,19 @@ def account_refusal(session: RetailSession, owner: str) -> Result | None:
     )
 
 
+def account_order(
+    session: RetailSession, order_id: str
+) -> tuple[tuple[Customer, Order], None] | tuple[None, Result]:
+    """The order and its owner, or the refusal: no such order, or (guided) an account not
+    authenticated as its owner."""
+    found = order_of(session, order_id)
+    if found is None:
+        return None, no_order(order_id)
+    if refusal := account_refusal(session, found[0].customer_id):
+        return None, refusal
+    return found, None
+
+
 def read(session: RetailSession, tool: str, owner: str, order_id: str | None = None) -> None:
     """Record that ``owner``'s account details were shown."""
     session.record(Step(session.step, "read", owner, tool=tool, order_id=order_id))

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from novamart.kernel.declared import Call
 from novamart.retail.session import RetailSession
-from novamart.retail.tools.base import RetailTool, account_refusal, no_order, order_of
+from novamart.retail.tools.base import RetailTool, account_order
 from novamart.retail.tools.writes import VARIANTS, decided, swaps_variants, write_tools
 from novamart.scenarios.retail_requests import Request
 from novamart.tools.args import OrderId, ToolArgs
@@ -38,12 +38,10 @@ class CheckActionArgs(ToolArgs):
 
 
 def check_action(session: RetailSession, args: CheckActionArgs) -> Result:
-    found = order_of(session, args.order_id)
+    found, refusal = account_order(session, args.order_id)
     if found is None:
-        return no_order(args.order_id)
-    owner, order = found
-    if refusal := account_refusal(session, owner.customer_id):
         return refusal
+    owner, order = found
     rulebook = session.kernel.rulebook
     writes = [
         name

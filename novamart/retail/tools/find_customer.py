@@ -7,34 +7,20 @@ of the rulebook's event kind holds for its orders); anything else reveals nothin
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
-
 from novamart.retail.session import RetailSession
 from novamart.retail.tools.base import RetailTool
 from novamart.retail.trail import Step
-from novamart.tools.args import ToolArgs
 from novamart.tools.base import Result, fail, ok
+from novamart.tools.find_user import FindUserArgs
 
 NAME = "find_customer"
-
-
-class FindCustomerArgs(ToolArgs):
-    email: str | None = Field(default=None, max_length=200, description="The account's email")
-    name: str | None = Field(default=None, max_length=200, description="Full name, with zip")
-    zip: str | None = Field(default=None, max_length=20, description="Zip code, with name")
-
-    @model_validator(mode="after")
-    def _one_way(self) -> FindCustomerArgs:
-        if self.email is None and (self.name is None or self.zip is None):
-            raise ValueError("give the email, or the full name and the zip code")
-        return self
 
 
 def _same(given: str | None, known: str) -> bool:
     return given is not None and " ".join(given.split()).casefold() == known.casefold()
 
 
-def find_customer(session: RetailSession, args: FindCustomerArgs) -> Result:
+def find_customer(session: RetailSession, args: FindUserArgs) -> Result:
     for customer in session.world.customers:
         by_email = _same(args.email, customer.email)
         if by_email or (_same(args.name, customer.name) and _same(args.zip, customer.zip)):
@@ -56,6 +42,6 @@ SPEC = RetailTool(
     name=NAME,
     description="Find and authenticate the customer by the email on their account, or by "
     "their full name and zip code; required before any account detail is shown or changed.",
-    args=FindCustomerArgs,
+    args=FindUserArgs,
     run=find_customer,
 )

@@ -4,7 +4,7 @@ and its items (product, variant, price, status, final sale)."""
 from __future__ import annotations
 
 from novamart.retail.session import RetailSession
-from novamart.retail.tools.base import RetailTool, account_refusal, no_order, order_of, read
+from novamart.retail.tools.base import RetailTool, account_order, read
 from novamart.tools.args import OrderId, ToolArgs
 from novamart.tools.base import Result, ok
 
@@ -16,12 +16,10 @@ class LookupOrderArgs(ToolArgs):
 
 
 def lookup_order(session: RetailSession, args: LookupOrderArgs) -> Result:
-    found = order_of(session, args.order_id)
+    found, refusal = account_order(session, args.order_id)
     if found is None:
-        return no_order(args.order_id)
-    customer, order = found
-    if refusal := account_refusal(session, customer.customer_id):
         return refusal
+    customer, order = found
     read(session, NAME, customer.customer_id, order.order_id)
     world = session.world
     return ok(

@@ -26,7 +26,13 @@ from novamart.kernel.facts import Facts
 from novamart.kernel.requests import Outcome, carried_out, decide_call
 from novamart.kernel.rulebook import ResolutionSpec
 from novamart.retail.session import Attempt, RetailSession
-from novamart.retail.tools.base import RetailTool, account_refusal, no_order, order_of
+from novamart.retail.tools.base import (
+    RetailTool,
+    account_order,
+    account_refusal,
+    no_order,
+    order_of,
+)
 from novamart.retail.tools.find_customer import NAME as IDENTIFYING_TOOL
 from novamart.retail.trail import Step
 from novamart.scenarios.retail_customer import details_missing
@@ -129,15 +135,7 @@ def write(session: RetailSession, resolution: str, given: dict[str, Any]) -> Res
     items = tuple(arguments.get("item_ids", ()))
     targets = tuple(zip(items, new_variants, strict=True)) if new_variants else ()
     request = Request(owner.customer_id, Call(resolution=resolution, arguments=arguments), targets)
-    attempt = Step(
-        session.step,
-        "write",
-        owner.customer_id,
-        tool=session.kernel.rulebook.resolutions[resolution].tool,
-        resolution=resolution,
-        order_id=order.order_id,
-        arguments=tuple(sorted((k, _frozen(v)) for k, v in given.items())),
-    )
+    attempt = write_step(session, resolution, order.order_id, owner.customer_id, given, False)
     if session.mode == "guided" and session.identified not in (None, owner.customer_id):
         session.record(attempt)
         return account_refusal(session, owner.customer_id) or fail("wrong_customer", "")
@@ -275,18 +273,7 @@ def decline(session: RetailSession, resolution: str, arguments: dict[str, Any]) 
         )
     found = order_of(session, attempt.order_id)
     owner = found[0].customer_id if found else None
-    session.record(
-        Step(
-            session.step,
-            "write",
-            owner,
-            tool=session.kernel.rulebook.resolutions[resolution].tool,
-            resolution=resolution,
-            order_id=attempt.order_id,
-            carried_out=True,
-            arguments=tuple(sorted(arguments.items())),
-        )
-    )
+    session.record(write_step(session, resolution, attempt.order_id, owner, arguments, True))
     session.attempt = None
     return ok(resolution=resolution, declines=attempt.resolution, order_id=attempt.order_id)
 
@@ -296,12 +283,10 @@ def review(session: RetailSession, resolution: str, args: EscalateArgs) -> Resul
     answer with this resolution)."""
     if args.order_id is None:
         return fail("invalid_arguments", f"{resolution}: name the order (order_id)")
-    found = order_of(session, args.order_id)
+    found, refusal = account_order(session, args.order_id)
     if found is None:
-        return no_order(args.order_id)
-    owner, order = found
-    if refusal := account_refusal(session, owner.customer_id):
         return refusal
+    owner, order = found
     attempt = session.attempt
     fits = attempt is not None and attempt.order_id == order.order_id
     if session.mode == "guided" and not (fits and attempt and attempt.instead == resolution):
@@ -311,18 +296,8 @@ def review(session: RetailSession, resolution: str, args: EscalateArgs) -> Resul
             "a manager; try the customer's request first: its refusal says what it is answered "
             "with",
         )
-    session.record(
-        Step(
-            session.step,
-            "write",
-            owner.customer_id,
-            tool=session.kernel.rulebook.resolutions[resolution].tool,
-            resolution=resolution,
-            order_id=order.order_id,
-            carried_out=True,
-            arguments=(("reason", args.reason),),
-        )
-    )
+    reason = {"reason": args.reason}
+    session.record(write_step(session, resolution, order.order_id, owner.customer_id, reason, True))
     session.attempt = None
     return ok(
         resolution=resolution, order_id=order.order_id, reference=f"{resolution}-{session.step}"
@@ -331,3 +306,24 @@ def review(session: RetailSession, resolution: str, args: EscalateArgs) -> Resul
 
 def _frozen(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
+
+
+def write_step(
+    session: RetailSession,
+    resolution: str,
+    order_id: str,
+    owner: str | None,
+    arguments: dict[str, Any],
+    carried_out: bool,
+) -> Step:
+    """The trail's record of a write of ``resolution`` on ``order_id`` at this step."""
+    return Step(
+        session.step,
+        "write",
+        owner,
+        tool=session.kernel.rulebook.resolutions[resolution].tool,
+        resolution=resolution,
+        order_id=order_id,
+        carried_out=carried_out,
+        arguments=tuple(sorted((k, _frozen(v)) for k, v in arguments.items())),
+    )
