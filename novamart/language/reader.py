@@ -531,7 +531,7 @@ def _read_clause(
         ):
             return _Read(clause, mentions, "none")
         own_quote = clause.quoted and not _customers_words(clause, before)
-        cond = clause.segment in conditional and not own_quote
+        cond = _under_condition(clause, conditional) and not own_quote
         return _Read(clause, mentions, _modality(clause, mentions, cond, own_quote))
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
@@ -542,8 +542,8 @@ def _read_clause(
     own_quote = clause.quoted and not _customers_words(clause, before)
     # a status quoted from the record says what it is now, whatever the condition around it
     # ("if you log in you will see "Refund issued"")
-    modality = _modality(clause, mentions, clause.segment in conditional and not own_quote,
-                         own_quote)  # fmt: skip
+    cond = _under_condition(clause, conditional) and not own_quote
+    modality = _modality(clause, mentions, cond, own_quote)
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
@@ -601,6 +601,21 @@ def _offering(previous: _Read, clause: Clause, conditional: set[int]) -> bool:
     if lead.vocabulary.isdisjoint(LEAD_IN_ADDRESS):
         return False
     return _modality(lead, [], lead.segment in conditional) in ("can", "offer")
+
+
+MODAL_OR_FUTURE = wordset("can could will would may might should must shall")
+
+
+def _under_condition(clause: Clause, conditional: set[int]) -> bool:
+    """Whether a condition governs the clause: it is in a conditional segment, unless it is
+    the consequent and says what has already happened, with no modal ("if anything else
+    comes up just reply here, the check confirmed a fault" asserts the finding; "if you send
+    it back, a refund will be issued" does not)."""
+    if clause.segment not in conditional:
+        return False
+    if _conditional(clause) or not _done(clause):
+        return True
+    return any(map(MODAL_OR_FUTURE.__contains__, clause.words))
 
 
 def _conditional(clause: Clause) -> bool:

@@ -618,14 +618,11 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
             return True, 1, 1  # "we can offer a refund, would that work?"
         if token.text == "," and so_far and so_far[0].text in SUBORDINATORS:
             return True, 0, 1  # "because the defect was confirmed, you can choose ..."
-        then = sentence[i + 2 : i + 3]
-        if token.text == "," and following in SUBJECTS and _finite(then) and _finite(so_far):
+        then = [t.text for t in sentence[i + 2 : i + 3]]
+        if token.text == "," and following in SUBJECTS and has_verb(then) and _finite(so_far):
             return True, 0, 1  # "your credit is active, you can use it for anything"
-        if token.text == "," and following in NOUN_STARTS and _finite(so_far):
-            end = next((k for k in range(i + 1, len(sentence)) if sentence[k].kind == "punct"),
-                       len(sentence))  # fmt: skip
-            if _finite(sentence[i + 1 : end]):
-                return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
+        if token.text == "," and _predicate_run(sentence, i + 1) and _holds_clause(so_far):
+            return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
         if token.text == "," and following in IMPERATIVE_STARTS and _finite(so_far):
             return True, 1, 1  # "we want you to be happy, consider the $X back": a new one
         if token.text == ":" and sum(t.kind != "punct" for t in sentence[:i]) > 2:
@@ -648,8 +645,36 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     return False, 0, 0
 
 
-NOUN_STARTS = DETERMINERS_BEFORE_SUBJECT | {"a", "an"}
-"""Words a subject starts with after a comma: with a verb on each side, a new clause."""
+NOT_OPENING = FINITE | wordset(
+    "that which who whom whose where when what how why whether if unless to not nor or and but "
+    "than so as because since once while until for with by from in on at of about into like"
+)
+"""Words that, after a comma, go on the clause before: an auxiliary whose subject stood
+before the comma ("your refund, $59.99, has been issued"), a relative, a preposition."""
+REPORTING = wordset("says tells told shows showed confirms reports notes mentions writes")
+"""Verbs of attribution in the present ("billing says ..."): a clause stands on them."""
+
+
+def _predicate_run(sentence: list[Token], start: int) -> bool:
+    """Whether the words from ``start`` to the next punctuation are a run that holds a
+    predicate of its own: a bare verb phrase ("went ahead and applied ..."), a noun with its
+    verb ("order ORD-1 has been cancelled", "store credit of $20 was added") or an
+    attribution ("billing says ..."), not a phrase that continues the clause before."""
+    if start >= len(sentence) or sentence[start].text in NOT_OPENING:
+        return False
+    end = next((k for k in range(start, len(sentence)) if sentence[k].kind == "punct"),
+               len(sentence))  # fmt: skip
+    run = [t.text for t in sentence[start:end]]
+    return has_verb(run) or not REPORTING.isdisjoint(run)
+
+
+def _holds_clause(tokens: Sequence[Token]) -> bool:
+    """Whether the words before a comma already hold a clause: a finite verb, or a subject
+    pronoun with a verb after it ("we want you to be happy", "I hope you understand")."""
+    if _finite(tokens):
+        return True
+    words = [t.text for t in tokens]
+    return any(w in SUBJECTS and k + 1 < len(words) for k, w in enumerate(words[:-1]))
 IMPERATIVE_STARTS = wordset("consider expect enjoy rest")
 """Verbs that, after a comma, start a clause of their own telling the customer something
 ("..., consider the $X already back where it came from", "..., rest assured ...")."""
