@@ -1448,6 +1448,23 @@ def _distinct_resolutions(claims: Iterator[ResolutionClaim]) -> tuple[Resolution
     )
 
 
+ATTRIBUTING = lemmaset("say tell report note mention write")
+NOT_A_REPORTER = wordset("you we")
+
+
+def _attributed(clause: Clause) -> bool:
+    """Whether the clause gives its fact as someone's report ("the workshop tells me it has
+    no fault", "I'm told ..."): a finding, like "confirmed"; the customer's own words ("you
+    said it was faulty") and the store's habits ("we tell customers ...") are not."""
+    if clause.vocabulary.isdisjoint(ATTRIBUTING):
+        return False
+    words = clause.words
+    return any(
+        lemma_ in ATTRIBUTING and (i == 0 or words[i - 1] not in NOT_A_REPORTER)
+        for i, lemma_ in enumerate(clause.lemmas)
+    )
+
+
 def _fact_claims(item: _Read) -> list[FactClaim]:
     claims = []
     modality = item.modality
@@ -1458,7 +1475,11 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
     if modality in NO_CLAIM:
         return []  # a presupposed outcome asserts a resolution, never a fact of the case
     vocabulary = item.clause.vocabulary
-    reported = not vocabulary.isdisjoint(FINDING) or not vocabulary.isdisjoint(TESTS)
+    reported = (
+        not vocabulary.isdisjoint(FINDING)
+        or not vocabulary.isdisjoint(TESTS)
+        or _attributed(item.clause)
+    )
     for m in item.mentions:
         if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue

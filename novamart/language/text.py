@@ -578,8 +578,28 @@ def _run_on(sentence: list[Token], i: int) -> bool:
     return before not in QUESTION_TAILS and previous != "me"
 
 
+IMPERATIVE_MARKERS = wordset("just simply")
+CONDITION_MIN = 3
+"""Words a condition needs before an imperative can close it ("if anything comes up")."""
+
+
+def _condition_closed(sentence: list[Token], i: int, so_far: list[Token]) -> bool:
+    """ "if anything else comes up just reply here, ...": "just" or "simply" after a
+    condition with a verb of its own starts the imperative that answers it, so what follows
+    is no longer under the condition ("if you just send it back", "if it's just a scratch"
+    stay one)."""
+    if len(so_far) < CONDITION_MIN or so_far[0].text not in SUBORDINATORS:
+        return False
+    before = sentence[i - 1]
+    return before.kind == "word" and before.text not in SUBJECTS and before.text not in FINITE
+
+
 BOUNDARY_WORDS = (
-    CLAUSE_PUNCT | CONTRAST | RUN_ON_STARTS | {",", ":", "and", "because", "since", "as"}
+    CLAUSE_PUNCT
+    | CONTRAST
+    | RUN_ON_STARTS
+    | IMPERATIVE_MARKERS
+    | {",", ":", "and", "because", "since", "as"}
 )
 """The only tokens at which a clause can start (every other token just continues it)."""
 _STOPS = BOUNDARY_WORDS | _KIDDING.firsts | {'"'}
@@ -630,6 +650,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
         return False, 0, 0
     if token.text in RUN_ON_STARTS:
         return _run_on(sentence, i) or _new_subject(sentence, i, so_far), 1, 0
+    if token.text in IMPERATIVE_MARKERS:
+        return _condition_closed(sentence, i, so_far), 1, 0
     if token.text in CONTRAST and i > 0:
         return True, 1, 1
     if token.text == "and" and following in SUBJECTS and i > 0:
