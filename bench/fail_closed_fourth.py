@@ -64,7 +64,10 @@ def money(c: Ctx) -> Iterator[Made]:
     full = paid(ORIGINAL, r.price)
     yield one(f"went ahead and sent {c.amt()} to your bank account", paid("bank"))
     yield one(f"also refunded {c.price()} to the card you paid with", full)
-    yield one(f"pushed {c.amt()} back to you through PayPal", paid("paypal"))
+    # money "back" by PayPal is the refund going back the way it was paid (the labelled
+    # corpus reads "every penny back by PayPal" so: fail_closed-007); sent to it is not
+    yield one(f"pushed {c.amt()} back to you through PayPal", paid(ORIGINAL, c.due))
+    yield one(f"sent {c.amt()} over to your PayPal", paid("paypal"))
     yield one(f"refund of {c.price()} has been sent back to your card", full)
     yield one(f"{c.amt()} has been wired to your bank", paid("wire"))
     yield one(f"store credit of {s} was added to your account as well", paid(STORE, a, True))
@@ -75,7 +78,8 @@ def money(c: Ctx) -> Iterator[Made]:
     yield one(f"refund of {c.amt()} is on its way back to your original card", paid(ORIGINAL, c.due))
     yield one(f"store credit of {c.amt()} is now on your NovaMart account", paid(STORE, c.due))
     nothing = Claim(lambda rec: not routes(rec))
-    yield one("refund wasn't part of this resolution, I'm afraid", nothing)
+    no_refund = Claim(lambda rec: rec.resolution != REFUND)
+    yield one("refund wasn't part of this resolution, I'm afraid", no_refund)
     yield one("finance says no money changes hands on this case", nothing)
 
 

@@ -260,7 +260,9 @@ CLOSED = wordset("passed expired closed ended lapsed over gone") | lemmaset(
 )
 NO_ANSWERS = Phrases.of_words("no", "nope", "also no", "not possible", "sadly no", "no way")
 WISHFUL = Phrases.of_lemmas("wish i could", "if only", "in general")
-DONE_PHRASES = Phrases.of_lemmas("go through", "now available", "is now", "went out", "go out")
+DONE_PHRASES = Phrases.of_lemmas(
+    "go through", "now available", "is now", "went out", "go out", "went back", "throw in"
+)
 SINCE_PURCHASE = Phrases.of_lemmas(
     "after purchase", "of purchase", "from purchase", "from the date"
 )

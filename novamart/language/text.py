@@ -40,7 +40,8 @@ IRREGULAR = {
     "broke": "break", "broken": "break", "wrote": "write", "written": "write", "kept": "keep",
     "brought": "bring", "left": "leave", "ran": "run", "chose": "choose", "chosen": "choose",
     "won": "win", "lost": "lose", "felt": "feel", "thought": "think", "sold": "sell",
-    "put": "put", "set": "set", "shut": "shut", "hit": "hit", "cut": "cut",
+    "put": "put", "set": "set", "shut": "shut", "hit": "hit", "cut": "cut", "threw": "throw",
+    "thrown": "throw",
 }  # fmt: skip
 CLOSED_CLASS = wordset(
     "never nothing neither nor nobody none other either whether under over after ever however "
@@ -641,6 +642,8 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
         then = [t.text for t in sentence[i + 2 : i + 3]]
         if token.text == "," and following in SUBJECTS and has_verb(then) and _finite(so_far):
             return True, 0, 1  # "your credit is active, you can use it for anything"
+        if _in_number(sentence, i):
+            return False, 0, 0
         if token.text == "," and _predicate_run(sentence, i + 1) and _holds_clause(so_far):
             return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
         if token.text == "," and following in IMPERATIVE_STARTS and _finite(so_far):
@@ -684,10 +687,28 @@ def _predicate_run(sentence: list[Token], start: int) -> bool:
     attribution ("billing says ..."), not a phrase that continues the clause before."""
     if start >= len(sentence) or sentence[start].text in NOT_OPENING:
         return False
-    end = next((k for k in range(start, len(sentence)) if sentence[k].kind == "punct"),
-               len(sentence))  # fmt: skip
+    end = next((k for k in range(start, len(sentence)) if _ends_run(sentence, k)), len(sentence))
     run = [t.text for t in sentence[start:end]]
     return has_verb(run) or not REPORTING.isdisjoint(run)
+
+
+def _ends_run(sentence: list[Token], k: int) -> bool:
+    """Whether token ``k`` ends a run of words: clause punctuation, not a sign inside one ("20%
+    off", "2,000 points")."""
+    token = sentence[k]
+    if token.kind != "punct" or token.text not in RUN_ENDS:
+        return False
+    return not _in_number(sentence, k)
+
+
+def _in_number(sentence: list[Token], k: int) -> bool:
+    """Whether token ``k`` is the comma of a number written with one ("2,500 points")."""
+    if sentence[k].text != "," or not 0 < k < len(sentence) - 1:
+        return False
+    return sentence[k - 1].kind == sentence[k + 1].kind == "number"
+
+
+RUN_ENDS = CLAUSE_PUNCT | SENTENCE_END | {",", ":", '"'}
 
 
 def _holds_clause(tokens: Sequence[Token]) -> bool:
