@@ -75,7 +75,9 @@ def money(c: Ctx) -> Iterator[Made]:
     yield one(f"finance says {c.amt()} went back to your card", paid(ORIGINAL, c.due))
     yield one(f"accounts tells me a cheque for {c.price()} is in the post", paid("check"))
     yield one(f"payments confirmed {c.amt()} is on its way to your Venmo", paid("venmo"))
-    yield one(f"refund of {c.amt()} is on its way back to your original card", paid(ORIGINAL, c.due))
+    yield one(
+        f"refund of {c.amt()} is on its way back to your original card", paid(ORIGINAL, c.due)
+    )
     yield one(f"store credit of {c.amt()} is now on your NovaMart account", paid(STORE, c.due))
     nothing = Claim(lambda rec: not routes(rec))
     no_refund = Claim(lambda rec: rec.resolution != REFUND)

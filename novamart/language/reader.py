@@ -61,6 +61,7 @@ from novamart.language.consequence import (
     reviewed_by_someone_else,
     targets,
 )
+from novamart.language.consequence import MODIFIED
 from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
 from novamart.language.coverage import covering_policy
@@ -736,6 +737,8 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
         for start, end, negations, phrase in _find(clause, lexicon.facts, taken):
             if end - start == 1 and not _about_the_item(tokens, start):
                 continue
+            if end < len(tokens) and tokens[end].text in MODIFIED:
+                continue  # "a price match worth $100": an offer named by the price, no fact
             claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
             plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
             mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
@@ -973,6 +976,10 @@ def _choices(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Mentio
     return found
 
 
+MODIFIED_NEXT = tuple([w] for w in MODIFIED)
+"""After a money word, a noun it only modifies: "price" in "a price match" is no price."""
+
+
 def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -> None:
     """Each amount of money goes to the resolution nearest to it, or to a money field when
     its words are right around it ("you paid $1,299.99", "the $79.99 you paid")."""
@@ -981,7 +988,11 @@ def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -
     for i, token in enumerate(clause.tokens):
         if token.kind != "money":
             continue
-        near = lemmas[max(0, i - 4) : i] + lemmas[i + 1 : i + 3]
+        near = [
+            lemmas[j]
+            for j in (*range(max(0, i - 4), i), *range(i + 1, min(i + 3, len(lemmas))))
+            if clause.words[j + 1 : j + 2] not in MODIFIED_NEXT  # "a price match worth $X"
+        ]
         percent = {"percent", "%"} & set(lemmas[max(0, i - 8) : i])
         field_ref = next(
             (q.ref for q in lexicon.money for a in q.lemmas if a and a[0] in near), None
@@ -1633,7 +1644,9 @@ def _answers_a_reversal(question: Clause, answer: Clause) -> bool:
     """Whether ``answer`` says done to a question naming only an undoing ("The
     cancellation? All sorted."): the order cancelled, which no tool does (a charge undone is
     money back, read by its words)."""
-    asked = [w for w in question.words if w.isalpha() and w not in LEADS]
+    words = question.words
+    fragment = words[len(words) - words[::-1].index(",") :] if "," in words else words
+    asked = [w for w in fragment if w.isalpha() and w not in LEADS]  # "..., the cancellation?"
     said = [w for w in answer.words if w.isalpha() and w not in FILLERS]
     return (
         question.question

@@ -583,6 +583,8 @@ def _stake(clause: Clause) -> Stake | None:
         return Stake("money", retained=True)
     if made_whole(clause):
         return Stake("money")  # "we've made you whole": compensated, so money back
+    if "money" in clause.kinds and _worth_of_a_thing(clause) and not (route or moves):
+        return Stake("benefit")  # "a price match worth $100": the amount is the thing's value
     if money and (gives or route or moves or holds):
         account = _any(clause, ACCOUNT_WORDS) and not (_any(clause, ROUTE) or _any(clause, BANKED))
         return Stake("money", account=account, routed=route or account or moves)
@@ -590,8 +592,6 @@ def _stake(clause: Clause) -> Stake | None:
         return Stake("item")
     if novel == "benefit":
         return Stake("benefit")
-    if "money" in clause.kinds and _worth_of_a_thing(clause):
-        return Stake("benefit")  # "a price match worth $100": the amount is the thing's value
     if "money" in clause.kinds and not paid(clause):
         return Stake("amount")  # an amount: of what the message names, else of nothing known
     if (gives or moves) and (_anaphoric(clause) or _elliptic(clause)) and not paperwork(clause):

@@ -659,6 +659,13 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
         return True, 1, 1
     if token.text == "and" and following in SUBJECTS and i > 0:
         return True, 1, 1
+    if (
+        token.text == "and"
+        and following in DEMONSTRATIVES
+        and i > 0
+        and _finite(sentence[i + 2 : i + 3])
+    ):
+        return True, 1, 1  # "all sorted and that is everything from our side"
     if token.text == "and" and following in DETERMINERS_BEFORE_SUBJECT:
         rest = next((k for k in range(i + 1, len(sentence)) if sentence[k].kind == "punct"), None)
         if _finite(so_far) and _finite(sentence[i + 1 : rest]):
@@ -670,6 +677,7 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     return False, 0, 0
 
 
+DEMONSTRATIVES = wordset("that this")
 NOT_OPENING = FINITE | wordset(
     "that which who whom whose where when what how why whether if unless to not nor or and but "
     "than so as because since once while until for with by from in on at of about into like"
@@ -718,6 +726,8 @@ def _holds_clause(tokens: Sequence[Token]) -> bool:
         return True
     words = [t.text for t in tokens]
     return any(w in SUBJECTS and k + 1 < len(words) for k, w in enumerate(words[:-1]))
+
+
 IMPERATIVE_STARTS = wordset("consider expect enjoy rest")
 """Verbs that, after a comma, start a clause of their own telling the customer something
 ("..., consider the $X already back where it came from", "..., rest assured ...")."""
