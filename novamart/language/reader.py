@@ -50,6 +50,7 @@ from novamart.language.consequence import (
     FEES,
     FINDING,
     FINDING_NOTE,
+    MODIFIED,
     ORDER_NOTE,
     REVERSAL,
     REVIEW_NOTE,
@@ -61,7 +62,6 @@ from novamart.language.consequence import (
     reviewed_by_someone_else,
     targets,
 )
-from novamart.language.consequence import MODIFIED
 from novamart.language.consequence import MONEY as MONEY_WORDS
 from novamart.language.courtesy import courtesy
 from novamart.language.coverage import covering_policy
