@@ -102,7 +102,8 @@ AT_THE_CUSTOMER = _lemmatised(
     ("leave", "the", "warehouse"), ("leave", "our", "warehouse"), ("leaves", "our", "warehouse"),
     ("leaves", "the", "warehouse"), ("left", "the", "warehouse"), ("left", "our", "warehouse"),
     ("turn", "up"), ("show", "up"), ("be", "deliver"), ("be", "delivered"),
-    ("get", "to", "you"), ("gets", "to", "you"),
+    ("get", "to", "you"), ("gets", "to", "you"), ("change", "hands"), ("changes", "hands"),
+    ("changed", "hands"),
 )  # fmt: skip
 MANNER = _lemmatised(
     ("on", "us"), ("on", "the", "house"), ("to", "say", "sorry"), ("as", "an", "apology"),
@@ -355,7 +356,8 @@ def _named(clause: Clause, i: int) -> bool:
 
 
 def _moves(clause: Clause) -> bool:
-    """Something travels to the customer: "on its way", "in the post", "with you", "back";
+    """Something travels to the customer: "on its way", "in the post", "with you", "back",
+    money that "changes hands";
     or a verb of sending with a destination (the customer, their card, the warehouse)."""
     if _runs(clause.lemmas, AT_THE_CUSTOMER):
         return True

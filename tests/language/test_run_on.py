@@ -113,3 +113,10 @@ def test_the_customers_own_words_are_no_report() -> None:
 def test_a_price_match_names_no_price_and_denies_no_refund() -> None:
     text = "I have refunded $399.00 to your card. There's no price match worth $50.00 I can add."
     assert claims(reading(text)) == {("resolution", "full_refund", "asserted")}
+
+
+def test_money_that_changes_hands_moves() -> None:
+    """ "no money changes hands on this case" denies money back as "no money is refunded"
+    does; a reader without the idiom lets it deny nothing."""
+    r = reading("We want you to be happy, finance says no money changed hands on this order.")
+    assert claims(r) == {("resolution", "full_refund", "denied")}
