@@ -2144,16 +2144,26 @@ def _share_amounts(items: list[_Read]) -> None:
                 )
 
 
+SAID_DONE = (DONE_ANSWERS - {"yes"}) | {"already"}
+"""How a bare answer starts when it says the thing asked about is done ("Already has your
+case", "Done."); "yes" may only grant that it can be done."""
+DONE_ANSWER_SPAN = 6
+
+
 def _answers(items: list[_Read]) -> None:
-    """ "Store credit? No.": a question naming a resolution, answered no, denies it."""
+    """ "Store credit? No.": a question naming a resolution, answered no, denies it;
+    answered done ("Refund? Done.", "Manager? Already has your case."), asserts it."""
     for question, answer in itertools.pairwise(items):
         if question.modality != "question" or not answer.clause.words:
             continue
-        words = [w for w in answer.clause.words if w not in (".", "!", ",")]
-        if NO_ANSWERS.at(words, 0) and len(words) <= 3:
-            for m in question.mentions:
-                if m.resolution:
-                    answer.mentions.append(
-                        Mention(m.start, m.end, resolution=m.resolution, negations=1)
-                    )
-                    answer.modality = "stated"
+        words = [w for w in answer.clause.words if w not in (".", "!", ",") and w not in FILLERS]
+        denied = NO_ANSWERS.at(words, 0) is not None and len(words) <= 3
+        done = bool(words) and words[0] in SAID_DONE and len(words) <= DONE_ANSWER_SPAN
+        if not (denied or done):
+            continue
+        for m in question.mentions:
+            if m.resolution:
+                answer.mentions.append(
+                    Mention(m.start, m.end, resolution=m.resolution, negations=int(denied))
+                )
+                answer.modality = "stated" if denied else "done"

@@ -120,3 +120,16 @@ def test_money_that_changes_hands_moves() -> None:
     does; a reader without the idiom lets it deny nothing."""
     r = reading("We want you to be happy, finance says no money changed hands on this order.")
     assert claims(r) == {("resolution", "full_refund", "denied")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Refund? Done.", {("resolution", "full_refund", "asserted")}),
+        ("Manager? Already has your case.", {("resolution", "escalate", "asserted")}),
+        ("Refund? No.", {("resolution", "full_refund", "denied")}),
+        ("Refund? Yes, that is possible.", set()),  # granting it can be, not that it was
+    ],
+)
+def test_a_bare_answer_to_a_bare_question(text: str, expected: set[tuple[str, ...]]) -> None:
+    assert claims(reading(text)) == expected
