@@ -2154,7 +2154,8 @@ def _answers(items: list[_Read]) -> None:
     """ "Store credit? No.": a question naming a resolution, answered no, denies it;
     answered done ("Refund? Done.", "Manager? Already has your case."), asserts it."""
     for question, answer in itertools.pairwise(items):
-        if question.modality != "question" or not answer.clause.words:
+        bare = question.modality == "none" and question.clause.words[-1:] == ["?"]  # "manager?"
+        if (question.modality != "question" and not bare) or not answer.clause.words:
             continue
         words = [w for w in answer.clause.words if w not in (".", "!", ",") and w not in FILLERS]
         denied = NO_ANSWERS.at(words, 0) is not None and len(words) <= 3

@@ -128,6 +128,7 @@ def test_money_that_changes_hands_moves() -> None:
         ("Refund? Done.", {("resolution", "full_refund", "asserted")}),
         ("Manager? Already has your case.", {("resolution", "escalate", "asserted")}),
         ("Refund? No.", {("resolution", "full_refund", "denied")}),
+        ("Also, and manager? Already on your case.", {("resolution", "escalate", "asserted")}),
         ("Refund? Yes, that is possible.", set()),  # granting it can be, not that it was
     ],
 )
