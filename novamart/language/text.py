@@ -695,9 +695,16 @@ def _predicate_run(sentence: list[Token], start: int) -> bool:
     attribution ("billing says ..."), not a phrase that continues the clause before."""
     if start >= len(sentence) or sentence[start].text in NOT_OPENING:
         return False
-    end = next((k for k in range(start, len(sentence)) if _ends_run(sentence, k)), len(sentence))
-    run = [t.text for t in sentence[start:end]]
-    return has_verb(run) or not REPORTING.isdisjoint(run)
+    for k in range(start, len(sentence)):
+        word = sentence[k].text
+        if word in VERB_SIGNS or (len(word) > 3 and word.endswith("ed")):
+            return True  # the verb test of has_verb, and an attribution
+        if _ends_run(sentence, k):
+            return False
+    return False
+
+
+VERB_SIGNS = FINITE | PAST_FORMS | REPORTING
 
 
 def _ends_run(sentence: list[Token], k: int) -> bool:
