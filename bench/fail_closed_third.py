@@ -785,14 +785,35 @@ def pick(gen: Shape, ctx: Ctx, want: bool) -> Made | None:
     return ctx.rng.choice(fits) if fits else None
 
 
+Dress = Callable[[list[str], str, random.Random], tuple[str, list[str]]]
+Place = Callable[[str, list[str], random.Random], str]
+
+
+@dataclass(frozen=True)
+class Harness:
+    """How a set turns a template into a message: its seeds, its voices, how a voice dresses
+    the sentences and where the block goes into the closing (another set reuses the loop
+    with its own)."""
+
+    held_out: int = HELD_OUT
+    voices: tuple[str, ...] = tuple(sorted(VOICES))
+    dress: Dress = voiced
+    place: Place = insert
+
+
 def run_class(
-    env: NovamartEnvironment, name: str, gen: Shape, want: bool, index: int
+    env: NovamartEnvironment,
+    name: str,
+    gen: Shape,
+    want: bool,
+    index: int,
+    harness: Harness = Harness(),
 ) -> tuple[list[Case], int]:
     cases, skipped = [], 0
-    voices = sorted(VOICES)
+    voices = harness.voices
     for n, (task, mode, variant) in enumerate(settings()):
         for j in range(SEEDS_PER_SETTING):
-            seed = HELD_OUT + 1000 * index + SEEDS_PER_SETTING * n + j
+            seed = harness.held_out + 1000 * index + SEEDS_PER_SETTING * n + j
             rng = random.Random(seed * 31 + index)
             base = play(env, task, mode, variant, seed)
             rec = record_of(base.episode)
@@ -801,8 +822,8 @@ def run_class(
                 skipped += 1
                 continue
             voice = voices[(n * SEEDS_PER_SETTING + j + index) % len(voices)]
-            voice, block = voiced(made[0], voice, rng)
-            message = insert(base.sent, block, rng)
+            voice, block = harness.dress(made[0], voice, rng)
+            message = harness.place(base.sent, block, rng)
             played = play(env, task, mode, variant, seed, lambda t, e, m=message: m)
             assert played.sent == message
             cases.append(
@@ -822,13 +843,17 @@ def run_class(
     return cases, skipped
 
 
-def sweep() -> Outcome:
+def sweep(
+    shapes: dict[str, Shape] = SHAPES,
+    controls: dict[str, Shape] = CONTROLS,
+    harness: Harness = Harness(),
+) -> Outcome:
     env = NovamartEnvironment()
     out = Outcome()
-    for i, (name, gen) in enumerate(SHAPES.items()):
-        out.cases[name], out.skipped[name] = run_class(env, name, gen, False, i)
-    for i, (name, gen) in enumerate(CONTROLS.items()):
-        out.cases[name], out.skipped[name] = run_class(env, name, gen, True, 100 + i)
+    for i, (name, gen) in enumerate(shapes.items()):
+        out.cases[name], out.skipped[name] = run_class(env, name, gen, False, i, harness)
+    for i, (name, gen) in enumerate(controls.items()):
+        out.cases[name], out.skipped[name] = run_class(env, name, gen, True, 100 + i, harness)
     return out
 
 
@@ -922,8 +947,9 @@ def probe(sentence: str, task: str, mode: str, variant: str, seed: int) -> None:
     print("record:", record_of(base.episode))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def cli(shapes: dict[str, Shape], controls: dict[str, Shape], harness: Harness, doc: str) -> int:
+    """Run a set (the table, examples, failing cases or a probe); 0 when every class holds."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="print failing sentences")
     parser.add_argument("--markdown", type=int, metavar="N", help="markdown table, N examples")
     parser.add_argument("--probe", nargs=5, metavar=("SENTENCE", "TASK", "MODE", "VARIANT", "SEED"))
@@ -933,7 +959,7 @@ def main() -> int:
         probe(sentence, task, mode, variant, int(seed))
         return 0
     start = time.perf_counter()
-    out = sweep()
+    out = sweep(shapes, controls, harness)
     elapsed = time.perf_counter() - start
     print_table(out, args.markdown is not None)
     cases = [c for cs in out.cases.values() for c in cs]
@@ -957,6 +983,10 @@ def main() -> int:
                     print(show(c))
     ok = all(r[6] for r in rows(out)) and not bad_base and not short
     return 0 if ok else 1
+
+
+def main() -> int:
+    return cli(SHAPES, CONTROLS, Harness(), __doc__ or "")
 
 
 if __name__ == "__main__":

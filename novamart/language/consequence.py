@@ -205,6 +205,24 @@ def _order_undone(lemmas: list[str], at: int) -> bool:
     return bool(near) and all(w in ORDERS for w in near)
 
 
+ORDER_ACTS = lemmaset("hold suspend pause freeze flag expedite reroute")
+"""What can be done to an order itself ("order ORD-1 has been put on hold"): no tool does any."""
+ORDER_ACT_NOTE = "an order held or changed, which no tool of the record does"
+ORDER_SPAN = 6
+
+
+def _order_acted_on(lemmas: list[str]) -> int | None:
+    """Where an act on the order is named with the order before it, or None."""
+    return next(
+        (
+            i
+            for i, w in enumerate(lemmas)
+            if w in ORDER_ACTS and not ORDERS.isdisjoint(lemmas[max(0, i - ORDER_SPAN) : i])
+        ),
+        None,
+    )
+
+
 def _reversal(vocabulary: frozenset[str]) -> bool:
     return any(w.startswith(REVERSAL) for w in vocabulary)
 
@@ -408,6 +426,8 @@ def consequence(
         if _order_undone(clause.lemmas, at):
             return Consequence("unverifiable", ORDER_NOTE, at=at)  # no tool cancels an order
         return _resolved(found.money_back, "a reversed charge", at=at)
+    if not vocabulary.isdisjoint(ORDER_ACTS) and (at := _order_acted_on(clause.lemmas)):
+        return Consequence("unverifiable", ORDER_ACT_NOTE, at=at)
     towards = _towards_customer(clause)
     if money and not vocabulary.isdisjoint(ACCOUNT) and not route:
         return _resolved(found.account_credit, "a credit to the account")  # where it goes

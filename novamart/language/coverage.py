@@ -21,8 +21,9 @@ COVERING = lemmaset("cover covered qualify eligible fall falls apply applies")
 """Predicates saying that a policy takes the case in."""
 UNDER = wordset("by under for within")
 POLICY = lemmaset("policy policies programme program scheme")
-THE_CASE = wordset("you your it this u ur")
-"""A subject that is the customer or their case ("you're covered", "it falls under", "ur")."""
+THE_CASE = wordset("you your it this u ur claim case purchase order return item unit device")
+"""A subject that is the customer or their case ("you're covered", "it falls under", "ur",
+"claim is covered under ..."; a plural, "items with a defect are covered", is a rule)."""
 NAME_SPAN = 3
 """How many words before "policy" may name it ("our standard return policy")."""
 NAME_STOPS = wordset("the our a an your this that its by under for of")

@@ -50,6 +50,7 @@ from novamart.language.consequence import (
     FEES,
     FINDING,
     FINDING_NOTE,
+    MODIFIED,
     ORDER_NOTE,
     REVERSAL,
     REVIEW_NOTE,
@@ -260,7 +261,9 @@ CLOSED = wordset("passed expired closed ended lapsed over gone") | lemmaset(
 )
 NO_ANSWERS = Phrases.of_words("no", "nope", "also no", "not possible", "sadly no", "no way")
 WISHFUL = Phrases.of_lemmas("wish i could", "if only", "in general")
-DONE_PHRASES = Phrases.of_lemmas("go through", "now available", "is now", "went out", "go out")
+DONE_PHRASES = Phrases.of_lemmas(
+    "go through", "now available", "is now", "went out", "go out", "went back", "throw in"
+)
 SINCE_PURCHASE = Phrases.of_lemmas(
     "after purchase", "of purchase", "from purchase", "from the date"
 )
@@ -531,7 +534,7 @@ def _read_clause(
         ):
             return _Read(clause, mentions, "none")
         own_quote = clause.quoted and not _customers_words(clause, before)
-        cond = clause.segment in conditional and not own_quote
+        cond = _under_condition(clause, conditional) and not own_quote
         return _Read(clause, mentions, _modality(clause, mentions, cond, own_quote))
     if mentions and (clause.vocabulary & NEGATION_CUES or _negative_verb(clause)):
         _assign_negations(clause, mentions)
@@ -542,8 +545,8 @@ def _read_clause(
     own_quote = clause.quoted and not _customers_words(clause, before)
     # a status quoted from the record says what it is now, whatever the condition around it
     # ("if you log in you will see "Refund issued"")
-    modality = _modality(clause, mentions, clause.segment in conditional and not own_quote,
-                         own_quote)  # fmt: skip
+    cond = _under_condition(clause, conditional) and not own_quote
+    modality = _modality(clause, mentions, cond, own_quote)
     previous = before[-1] if before else None
     if previous and previous.modality in ("can", "offer") and _bare_predicate(clause):
         modality = "can"  # "a refund is not possible, but store credit is."
@@ -601,6 +604,21 @@ def _offering(previous: _Read, clause: Clause, conditional: set[int]) -> bool:
     if lead.vocabulary.isdisjoint(LEAD_IN_ADDRESS):
         return False
     return _modality(lead, [], lead.segment in conditional) in ("can", "offer")
+
+
+MODAL_OR_FUTURE = wordset("can could will would may might should must shall")
+
+
+def _under_condition(clause: Clause, conditional: set[int]) -> bool:
+    """Whether a condition governs the clause: it is in a conditional segment, unless it is
+    the consequent and says what has already happened, with no modal ("if anything else
+    comes up just reply here, the check confirmed a fault" asserts the finding; "if you send
+    it back, a refund will be issued" does not)."""
+    if clause.segment not in conditional:
+        return False
+    if _conditional(clause) or not _done(clause):
+        return True
+    return any(map(MODAL_OR_FUTURE.__contains__, clause.words))
 
 
 def _conditional(clause: Clause) -> bool:
@@ -719,6 +737,8 @@ def _mentions(clause: Clause, lexicon: Lexicon) -> list[Mention]:
         for start, end, negations, phrase in _find(clause, lexicon.facts, taken):
             if end - start == 1 and not _about_the_item(tokens, start):
                 continue
+            if end < len(tokens) and tokens[end].text in MODIFIED:
+                continue  # "a price match worth $100": an offer named by the price, no fact
             claim = FactClaim(phrase.target, "==", phrase.value, clause.text)  # type: ignore[attr-defined]
             plural = end < len(tokens) and tokens[end].text in GENERIC_NOUNS  # "unopened items"
             mentions.append(Mention(start, end, fact=claim, negations=negations, plural=plural))
@@ -956,6 +976,10 @@ def _choices(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Mentio
     return found
 
 
+MODIFIED_NEXT = tuple([w] for w in MODIFIED)
+"""After a money word, a noun it only modifies: "price" in "a price match" is no price."""
+
+
 def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -> None:
     """Each amount of money goes to the resolution nearest to it, or to a money field when
     its words are right around it ("you paid $1,299.99", "the $79.99 you paid")."""
@@ -964,7 +988,11 @@ def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -
     for i, token in enumerate(clause.tokens):
         if token.kind != "money":
             continue
-        near = lemmas[max(0, i - 4) : i] + lemmas[i + 1 : i + 3]
+        near = [
+            lemmas[j]
+            for j in (*range(max(0, i - 4), i), *range(i + 1, min(i + 3, len(lemmas))))
+            if clause.words[j + 1 : j + 2] not in MODIFIED_NEXT  # "a price match worth $X"
+        ]
         percent = {"percent", "%"} & set(lemmas[max(0, i - 8) : i])
         field_ref = next(
             (q.ref for q in lexicon.money for a in q.lemmas if a and a[0] in near), None
@@ -1433,6 +1461,23 @@ def _distinct_resolutions(claims: Iterator[ResolutionClaim]) -> tuple[Resolution
     )
 
 
+ATTRIBUTING = lemmaset("say tell report note mention write")
+NOT_A_REPORTER = wordset("you we")
+
+
+def _attributed(clause: Clause) -> bool:
+    """Whether the clause gives its fact as someone's report ("the workshop tells me it has
+    no fault", "I'm told ..."): a finding, like "confirmed"; the customer's own words ("you
+    said it was faulty") and the store's habits ("we tell customers ...") are not."""
+    if clause.vocabulary.isdisjoint(ATTRIBUTING):
+        return False
+    words = clause.words
+    return any(
+        lemma_ in ATTRIBUTING and (i == 0 or words[i - 1] not in NOT_A_REPORTER)
+        for i, lemma_ in enumerate(clause.lemmas)
+    )
+
+
 def _fact_claims(item: _Read) -> list[FactClaim]:
     claims = []
     modality = item.modality
@@ -1443,7 +1488,11 @@ def _fact_claims(item: _Read) -> list[FactClaim]:
     if modality in NO_CLAIM:
         return []  # a presupposed outcome asserts a resolution, never a fact of the case
     vocabulary = item.clause.vocabulary
-    reported = not vocabulary.isdisjoint(FINDING) or not vocabulary.isdisjoint(TESTS)
+    reported = (
+        not vocabulary.isdisjoint(FINDING)
+        or not vocabulary.isdisjoint(TESTS)
+        or _attributed(item.clause)
+    )
     for m in item.mentions:
         if m.fact is None or m.plural or _span_of(item.clause, item.spans, m.start) is not None:
             continue
@@ -1595,7 +1644,9 @@ def _answers_a_reversal(question: Clause, answer: Clause) -> bool:
     """Whether ``answer`` says done to a question naming only an undoing ("The
     cancellation? All sorted."): the order cancelled, which no tool does (a charge undone is
     money back, read by its words)."""
-    asked = [w for w in question.words if w.isalpha() and w not in LEADS]
+    words = question.words
+    fragment = words[len(words) - words[::-1].index(",") :] if "," in words else words
+    asked = [w for w in fragment if w.isalpha() and w not in LEADS]  # "..., the cancellation?"
     said = [w for w in answer.words if w.isalpha() and w not in FILLERS]
     return (
         question.question
@@ -2093,16 +2144,27 @@ def _share_amounts(items: list[_Read]) -> None:
                 )
 
 
+SAID_DONE = (DONE_ANSWERS - {"yes"}) | {"already"}
+"""How a bare answer starts when it says the thing asked about is done ("Already has your
+case", "Done."); "yes" may only grant that it can be done."""
+DONE_ANSWER_SPAN = 6
+
+
 def _answers(items: list[_Read]) -> None:
-    """ "Store credit? No.": a question naming a resolution, answered no, denies it."""
+    """ "Store credit? No.": a question naming a resolution, answered no, denies it;
+    answered done ("Refund? Done.", "Manager? Already has your case."), asserts it."""
     for question, answer in itertools.pairwise(items):
-        if question.modality != "question" or not answer.clause.words:
+        bare = question.modality == "none" and question.clause.words[-1:] == ["?"]  # "manager?"
+        if (question.modality != "question" and not bare) or not answer.clause.words:
             continue
-        words = [w for w in answer.clause.words if w not in (".", "!", ",")]
-        if NO_ANSWERS.at(words, 0) and len(words) <= 3:
-            for m in question.mentions:
-                if m.resolution:
-                    answer.mentions.append(
-                        Mention(m.start, m.end, resolution=m.resolution, negations=1)
-                    )
-                    answer.modality = "stated"
+        words = [w for w in answer.clause.words if w not in (".", "!", ",") and w not in FILLERS]
+        denied = NO_ANSWERS.at(words, 0) is not None and len(words) <= 3
+        done = bool(words) and words[0] in SAID_DONE and len(words) <= DONE_ANSWER_SPAN
+        if not (denied or done):
+            continue
+        for m in question.mentions:
+            if m.resolution:
+                answer.mentions.append(
+                    Mention(m.start, m.end, resolution=m.resolution, negations=int(denied))
+                )
+                answer.modality = "stated" if denied else "done"

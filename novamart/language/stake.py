@@ -102,7 +102,8 @@ AT_THE_CUSTOMER = _lemmatised(
     ("leave", "the", "warehouse"), ("leave", "our", "warehouse"), ("leaves", "our", "warehouse"),
     ("leaves", "the", "warehouse"), ("left", "the", "warehouse"), ("left", "our", "warehouse"),
     ("turn", "up"), ("show", "up"), ("be", "deliver"), ("be", "delivered"),
-    ("get", "to", "you"), ("gets", "to", "you"),
+    ("get", "to", "you"), ("gets", "to", "you"), ("change", "hands"), ("changes", "hands"),
+    ("changed", "hands"),
 )  # fmt: skip
 MANNER = _lemmatised(
     ("on", "us"), ("on", "the", "house"), ("to", "say", "sorry"), ("as", "an", "apology"),
@@ -355,7 +356,8 @@ def _named(clause: Clause, i: int) -> bool:
 
 
 def _moves(clause: Clause) -> bool:
-    """Something travels to the customer: "on its way", "in the post", "with you", "back";
+    """Something travels to the customer: "on its way", "in the post", "with you", "back",
+    money that "changes hands";
     or a verb of sending with a destination (the customer, their card, the warehouse)."""
     if _runs(clause.lemmas, AT_THE_CUSTOMER):
         return True
@@ -583,6 +585,8 @@ def _stake(clause: Clause) -> Stake | None:
         return Stake("money", retained=True)
     if made_whole(clause):
         return Stake("money")  # "we've made you whole": compensated, so money back
+    if "money" in clause.kinds and _worth_of_a_thing(clause) and not (route or moves):
+        return Stake("benefit")  # "a price match worth $100": the amount is the thing's value
     if money and (gives or route or moves or holds):
         account = _any(clause, ACCOUNT_WORDS) and not (_any(clause, ROUTE) or _any(clause, BANKED))
         return Stake("money", account=account, routed=route or account or moves)
@@ -590,8 +594,6 @@ def _stake(clause: Clause) -> Stake | None:
         return Stake("item")
     if novel == "benefit":
         return Stake("benefit")
-    if "money" in clause.kinds and _worth_of_a_thing(clause):
-        return Stake("benefit")  # "a price match worth $100": the amount is the thing's value
     if "money" in clause.kinds and not paid(clause):
         return Stake("amount")  # an amount: of what the message names, else of nothing known
     if (gives or moves) and (_anaphoric(clause) or _elliptic(clause)) and not paperwork(clause):

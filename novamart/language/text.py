@@ -40,7 +40,8 @@ IRREGULAR = {
     "broke": "break", "broken": "break", "wrote": "write", "written": "write", "kept": "keep",
     "brought": "bring", "left": "leave", "ran": "run", "chose": "choose", "chosen": "choose",
     "won": "win", "lost": "lose", "felt": "feel", "thought": "think", "sold": "sell",
-    "put": "put", "set": "set", "shut": "shut", "hit": "hit", "cut": "cut",
+    "put": "put", "set": "set", "shut": "shut", "hit": "hit", "cut": "cut", "threw": "throw",
+    "thrown": "throw",
 }  # fmt: skip
 CLOSED_CLASS = wordset(
     "never nothing neither nor nobody none other either whether under over after ever however "
@@ -578,8 +579,28 @@ def _run_on(sentence: list[Token], i: int) -> bool:
     return before not in QUESTION_TAILS and previous != "me"
 
 
+IMPERATIVE_MARKERS = wordset("just simply")
+CONDITION_MIN = 3
+"""Words a condition needs before an imperative can close it ("if anything comes up")."""
+
+
+def _condition_closed(sentence: list[Token], i: int, so_far: list[Token]) -> bool:
+    """ "if anything else comes up just reply here, ...": "just" or "simply" after a
+    condition with a verb of its own starts the imperative that answers it, so what follows
+    is no longer under the condition ("if you just send it back", "if it's just a scratch"
+    stay one)."""
+    if len(so_far) < CONDITION_MIN or so_far[0].text not in SUBORDINATORS:
+        return False
+    before = sentence[i - 1]
+    return before.kind == "word" and before.text not in SUBJECTS and before.text not in FINITE
+
+
 BOUNDARY_WORDS = (
-    CLAUSE_PUNCT | CONTRAST | RUN_ON_STARTS | {",", ":", "and", "because", "since", "as"}
+    CLAUSE_PUNCT
+    | CONTRAST
+    | RUN_ON_STARTS
+    | IMPERATIVE_MARKERS
+    | {",", ":", "and", "because", "since", "as"}
 )
 """The only tokens at which a clause can start (every other token just continues it)."""
 _STOPS = BOUNDARY_WORDS | _KIDDING.firsts | {'"'}
@@ -618,14 +639,13 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
             return True, 1, 1  # "we can offer a refund, would that work?"
         if token.text == "," and so_far and so_far[0].text in SUBORDINATORS:
             return True, 0, 1  # "because the defect was confirmed, you can choose ..."
-        then = sentence[i + 2 : i + 3]
-        if token.text == "," and following in SUBJECTS and _finite(then) and _finite(so_far):
+        then = [t.text for t in sentence[i + 2 : i + 3]]
+        if token.text == "," and following in SUBJECTS and has_verb(then) and _finite(so_far):
             return True, 0, 1  # "your credit is active, you can use it for anything"
-        if token.text == "," and following in NOUN_STARTS and _finite(so_far):
-            end = next((k for k in range(i + 1, len(sentence)) if sentence[k].kind == "punct"),
-                       len(sentence))  # fmt: skip
-            if _finite(sentence[i + 1 : end]):
-                return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
+        if _in_number(sentence, i):
+            return False, 0, 0
+        if token.text == "," and _predicate_run(sentence, i + 1) and _holds_clause(so_far):
+            return True, 0, 1  # "we want you to be happy, a check for $349 is in the mail"
         if token.text == "," and following in IMPERATIVE_STARTS and _finite(so_far):
             return True, 1, 1  # "we want you to be happy, consider the $X back": a new one
         if token.text == ":" and sum(t.kind != "punct" for t in sentence[:i]) > 2:
@@ -633,10 +653,19 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
         return False, 0, 0
     if token.text in RUN_ON_STARTS:
         return _run_on(sentence, i) or _new_subject(sentence, i, so_far), 1, 0
+    if token.text in IMPERATIVE_MARKERS:
+        return _condition_closed(sentence, i, so_far), 1, 0
     if token.text in CONTRAST and i > 0:
         return True, 1, 1
     if token.text == "and" and following in SUBJECTS and i > 0:
         return True, 1, 1
+    if (
+        token.text == "and"
+        and following in DEMONSTRATIVES
+        and i > 0
+        and _finite(sentence[i + 2 : i + 3])
+    ):
+        return True, 1, 1  # "all sorted and that is everything from our side"
     if token.text == "and" and following in DETERMINERS_BEFORE_SUBJECT:
         rest = next((k for k in range(i + 1, len(sentence)) if sentence[k].kind == "punct"), None)
         if _finite(so_far) and _finite(sentence[i + 1 : rest]):
@@ -648,8 +677,64 @@ def _boundary(sentence: list[Token], i: int, so_far: list[Token]) -> tuple[bool,
     return False, 0, 0
 
 
-NOUN_STARTS = DETERMINERS_BEFORE_SUBJECT | {"a", "an"}
-"""Words a subject starts with after a comma: with a verb on each side, a new clause."""
+DEMONSTRATIVES = wordset("that this")
+NOT_OPENING = FINITE | wordset(
+    "that which who whom whose where when what how why whether if unless to not nor or and but "
+    "than so as because since once while until for with by from in on at of about into like"
+)
+"""Words that, after a comma, go on the clause before: an auxiliary whose subject stood
+before the comma ("your refund, $59.99, has been issued"), a relative, a preposition."""
+REPORTING = wordset("says tells told shows showed confirms reports notes mentions writes")
+"""Verbs of attribution in the present ("billing says ..."): a clause stands on them."""
+
+
+def _predicate_run(sentence: list[Token], start: int) -> bool:
+    """Whether the words from ``start`` to the next punctuation are a run that holds a
+    predicate of its own: a bare verb phrase ("went ahead and applied ..."), a noun with its
+    verb ("order ORD-1 has been cancelled", "store credit of $20 was added") or an
+    attribution ("billing says ..."), not a phrase that continues the clause before."""
+    if start >= len(sentence) or sentence[start].text in NOT_OPENING:
+        return False
+    for k in range(start, len(sentence)):
+        word = sentence[k].text
+        if word in VERB_SIGNS or (len(word) > 3 and word.endswith("ed")):
+            return True  # the verb test of has_verb, and an attribution
+        if _ends_run(sentence, k):
+            return False
+    return False
+
+
+VERB_SIGNS = FINITE | PAST_FORMS | REPORTING
+
+
+def _ends_run(sentence: list[Token], k: int) -> bool:
+    """Whether token ``k`` ends a run of words: clause punctuation, not a sign inside one ("20%
+    off", "2,000 points")."""
+    token = sentence[k]
+    if token.kind != "punct" or token.text not in RUN_ENDS:
+        return False
+    return not _in_number(sentence, k)
+
+
+def _in_number(sentence: list[Token], k: int) -> bool:
+    """Whether token ``k`` is the comma of a number written with one ("2,500 points")."""
+    if sentence[k].text != "," or not 0 < k < len(sentence) - 1:
+        return False
+    return sentence[k - 1].kind == sentence[k + 1].kind == "number"
+
+
+RUN_ENDS = CLAUSE_PUNCT | SENTENCE_END | {",", ":", '"'}
+
+
+def _holds_clause(tokens: Sequence[Token]) -> bool:
+    """Whether the words before a comma already hold a clause: a finite verb, or a subject
+    pronoun with a verb after it ("we want you to be happy", "I hope you understand")."""
+    if _finite(tokens):
+        return True
+    words = [t.text for t in tokens]
+    return any(w in SUBJECTS and k + 1 < len(words) for k, w in enumerate(words[:-1]))
+
+
 IMPERATIVE_STARTS = wordset("consider expect enjoy rest")
 """Verbs that, after a comma, start a clause of their own telling the customer something
 ("..., consider the $X already back where it came from", "..., rest assured ...")."""
