@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, TypeVar
 
 from novamart.kernel.money import cents
 from novamart.scenarios.retail_requests import Request, Settled, settle
@@ -65,9 +65,26 @@ def _value(record: object, name: str) -> Any:
 
 
 KEPT = 4096
-"""How many customers' fields, and plans, are kept (a bounded memo: both are pure)."""
-_fields: dict[int, tuple[Customer, Fields]] = {}
-_plans: dict[tuple[int, tuple[object, ...]], tuple[World, Plan]] = {}
+"""How many customers' fields, plans and orders' fields are kept (bounded memos of pure
+results)."""
+_T = TypeVar("_T")
+_Memo = dict[Any, tuple[object, Any]]
+_fields: _Memo = {}
+_plans: _Memo = {}
+_orders: _Memo = {}
+
+
+def _kept(memo: _Memo, key: Any, owner: object, compute: Callable[[], _T]) -> _T:
+    """``compute()``, kept under ``key`` (which holds ``owner``'s id) for as long as that id
+    is still ``owner``'s: frozen records are found again by identity, never by hashing."""
+    kept = memo.get(key)
+    if kept is not None and kept[0] is owner:
+        return kept[1]
+    if len(memo) >= KEPT:
+        memo.clear()
+    value = compute()
+    memo[key] = (owner, value)
+    return value
 
 
 def customer_fields(customer: Customer) -> Fields:
@@ -75,12 +92,7 @@ def customer_fields(customer: Customer) -> Fields:
     their items' (money to the cent). A world after a write shares every customer it did not
     change with the world before (frozen records, replaced along the path), so each customer
     is flattened once and then found by identity (the fields are shared: read only)."""
-    kept = _fields.get(id(customer))
-    if kept is None or kept[0] is not customer:
-        if len(_fields) >= KEPT:
-            _fields.clear()
-        kept = _fields[id(customer)] = (customer, _flattened(customer))
-    return kept[1]
+    return _kept(_fields, id(customer), customer, lambda: _flattened(customer))
 
 
 def _flattened(customer: Customer) -> Fields:
@@ -148,14 +160,7 @@ def plan(world: World, requests: Iterable[Request]) -> Plan:
     step, on the same world and requests until the customer changes its mind)."""
     wanted = tuple(requests)
     key = (id(world), tuple(_request_key(r) for r in wanted))
-    kept = _plans.get(key)
-    if kept is not None and kept[0] is world:
-        return kept[1]
-    if len(_plans) >= KEPT:
-        _plans.clear()
-    found = _plan(world, wanted)
-    _plans[key] = (world, found)
-    return found
+    return _kept(_plans, key, world, lambda: _plan(world, wanted))
 
 
 def _request_key(request: Request) -> object:
@@ -176,17 +181,10 @@ def _plan(world: World, requests: Iterable[Request]) -> Plan:
     return Plan(tuple(settled), tuple(touches), start, state, world)
 
 
-_orders: dict[tuple[int, str], tuple[Fields, frozenset[Ref]]] = {}
-
-
 def order_fields(fields: Fields, order_id: str) -> frozenset[Ref]:
     """The fields of one order and its items (memoised per fields: a plan's are asked for
     after every step)."""
-    kept = _orders.get((id(fields), order_id))
-    if kept is not None and kept[0] is fields:
-        return kept[1]
-    if len(_orders) >= KEPT:
-        _orders.clear()
-    found = frozenset(r for r in fields if r.order_id == order_id)
-    _orders[(id(fields), order_id)] = (fields, found)
-    return found
+    key = (id(fields), order_id)
+    return _kept(
+        _orders, key, fields, lambda: frozenset(r for r in fields if r.order_id == order_id)
+    )

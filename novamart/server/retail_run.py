@@ -14,11 +14,11 @@ from typing import Any
 from novamart.kb.handbook import handbook
 from novamart.models import GroundTruth
 from novamart.retail import tools
+from novamart.retail.diff import plan
 from novamart.retail.grade import WEIGHTS, RetailGrade, grade
 from novamart.retail.session import RetailCustomer, RetailSession
 from novamart.scenarios import Mode, TaskSpec
 from novamart.scenarios.retail_customer import case
-from novamart.scenarios.retail_requests import settle_all
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.server.runs import Ending
 from novamart.tools.base import Result
@@ -109,7 +109,7 @@ class RetailRun:
                     "amount": settled.amount,
                     "reasons": list(settled.reasons),
                 }
-                for settled in settle_all(s.task.world, s.talk.current)[0]
+                for settled in plan(s.task.world, s.talk.current).settled
             ]
         }
         notes = {name: f"{value:.2f}" for name, value in self.grade.components.items()}

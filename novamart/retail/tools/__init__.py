@@ -33,9 +33,20 @@ assert tuple(LOOKUPS) == RETAIL_LOOKUPS  # the names rules check accepts
 RESPOND = respond.SPEC
 
 
+_listed: dict[str, dict[str, RetailTool]] = {}
+
+
 def retail_tools(rulebook: Rulebook) -> dict[str, RetailTool]:
-    """Every retail tool under ``rulebook``: look-ups, its writes, the reply last."""
-    return {**LOOKUPS, **write_tools(rulebook), RESPOND.name: RESPOND}
+    """Every retail tool under ``rulebook``: look-ups, its writes, the reply last (kept per
+    rules version: every call looks its tool up here)."""
+    found = _listed.get(rulebook.version)
+    if found is None:
+        found = _listed[rulebook.version] = {
+            **LOOKUPS,
+            **write_tools(rulebook),
+            RESPOND.name: RESPOND,
+        }
+    return found
 
 
 def offered(rulebook: Rulebook, mode: Mode) -> tuple[str, ...]:

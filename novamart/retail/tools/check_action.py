@@ -13,11 +13,16 @@ from typing import Any
 
 from pydantic import Field
 
-from novamart.kernel.declared import Call
 from novamart.retail.session import RetailSession
 from novamart.retail.tools.base import RetailTool, account_order
-from novamart.retail.tools.writes import VARIANTS, decided, swaps_variants, write_tools
-from novamart.scenarios.retail_requests import Request
+from novamart.retail.tools.writes import (
+    VARIANTS,
+    decided,
+    misfit,
+    request_of,
+    swaps_variants,
+    write_tools,
+)
 from novamart.tools.args import OrderId, ToolArgs
 from novamart.tools.base import Result, fail, ok
 
@@ -68,14 +73,12 @@ def check_action(session: RetailSession, args: CheckActionArgs) -> Result:
             if value is not None and argument != "order_id":
                 arguments[argument] = value
         variants = args.new_variant_ids if swaps_variants(spec) else None
-        items = arguments.get("item_ids", [])
-        if variants is not None and len(variants) != len(items):
-            return fail("invalid_arguments", f"{VARIANTS} names one variant per item of item_ids")
-        targets = tuple(zip(items, variants, strict=True)) if variants else ()
-        request = Request(owner.customer_id, Call(resolution=name, arguments=arguments), targets)
+        if problem := misfit(session, owner, order, arguments, variants):
+            return fail("invalid_arguments", f"{name}: {problem}")
+        request = request_of(owner, name, arguments, variants)
         try:
             outcome, _, _ = decided(session, request, confirmed=True)
-        except (ValueError, StopIteration) as e:
+        except ValueError as e:  # an argument the declaration refuses (ArgumentError)
             return fail("invalid_arguments", f"{name}: {e}")
         grant = outcome.grant
         verdicts.append(

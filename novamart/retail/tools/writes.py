@@ -130,15 +130,14 @@ def write(session: RetailSession, resolution: str, given: dict[str, Any]) -> Res
         return no_order(str(arguments["order_id"]))
     owner, order = found
     arguments["order_id"] = order.order_id
-    if problem := _misfit(session, owner, order, arguments, new_variants):
+    if problem := misfit(session, owner, order, arguments, new_variants):
         return fail("invalid_arguments", f"{resolution}: {problem}")
-    items = tuple(arguments.get("item_ids", ()))
-    targets = tuple(zip(items, new_variants, strict=True)) if new_variants else ()
-    request = Request(owner.customer_id, Call(resolution=resolution, arguments=arguments), targets)
+    request = request_of(owner, resolution, arguments, new_variants)
     attempt = write_step(session, resolution, order.order_id, owner.customer_id, given, False)
-    if session.mode == "guided" and session.identified not in (None, owner.customer_id):
+    another = session.identified not in (None, owner.customer_id)  # none yet: the kernel says
+    if another and (refusal := account_refusal(session, owner.customer_id)):
         session.record(attempt)
-        return account_refusal(session, owner.customer_id) or fail("wrong_customer", "")
+        return refusal
     outcome, case, after, confirmed = _decide(session, request)
     if outcome.status != "carried out":
         after = None
@@ -157,8 +156,7 @@ def write(session: RetailSession, resolution: str, given: dict[str, Any]) -> Res
         session.record(Step(session.step, "confirmed", owner.customer_id))
     session.record(replace(attempt, carried_out=True))
     session.yes_to, session.attempt = None, None
-    declared = session.kernel.rulebook.resolutions[resolution]
-    amount = outcome.grant.amount if outcome.grant and declared.amount else None
+    amount = _amount(session, resolution, outcome)
     shown = {"policy": outcome.grant.policy} if session.mode == "guided" and outcome.grant else {}
     return ok(
         resolution=resolution,
@@ -193,14 +191,28 @@ def _decide(session: RetailSession, request: Request) -> tuple[Outcome, Facts, F
     every detail of this very write (the amount the kernel computes for it), else without."""
     if session.yes_to is not None:
         outcome, case, after = decided(session, request, confirmed=True)
-        declared = session.kernel.rulebook.resolutions[request.call.resolution]
-        amount = outcome.grant.amount if outcome.grant and declared.amount else None
+        amount = _amount(session, request.call.resolution, outcome)
         if not details_missing(session.world, request, amount, session.yes_to):
             return outcome, case, after, True
     return (*decided(session, request, confirmed=False), False)
 
 
-def _misfit(
+def _amount(session: RetailSession, resolution: str, outcome: Outcome) -> float | None:
+    """The amount a write of ``resolution`` shows: its grant's, when it declares one."""
+    declared = session.kernel.rulebook.resolutions[resolution]
+    return outcome.grant.amount if outcome.grant and declared.amount else None
+
+
+def request_of(
+    owner: Customer, resolution: str, arguments: dict[str, Any], new_variants: list[str] | None
+) -> Request:
+    """The customer's request a write's arguments make (each named item's new variant)."""
+    items = tuple(arguments.get("item_ids", ()))
+    targets = tuple(zip(items, new_variants, strict=True)) if new_variants else ()
+    return Request(owner.customer_id, Call(resolution=resolution, arguments=arguments), targets)
+
+
+def misfit(
     session: RetailSession,
     owner: Customer,
     order: Order,
