@@ -374,6 +374,13 @@ def render(template: str, facts: Facts, test: FieldTest | ExprTest | None = None
             return failed_part(test, facts)
         if kind == LIMIT and field is None and isinstance(test, FieldTest):
             return plain(test.value)
+        if (
+            kind == LIMIT
+            and field is None
+            and isinstance(test, ExprTest)
+            and test.limit is not None
+        ):
+            return plain(test.limit)
         observed = facts.value(kind, field) if field else None
         return "unknown" if observed is None else plain(observed)
 

@@ -720,7 +720,7 @@ def _load_policy(
             f"'{FALLBACK_TEST}' cannot be one of several alternatives; "
             "use 'applies_when: all conditions hold'",
         )
-    limits_by_name = {c.name: c.test.value for c in conditions if isinstance(c.test, FieldTest)}
+    limits_by_name = {c.name: limit for c in conditions if (limit := _limit(c.test)) is not None}
     # an expression's numbers may be stated too (it has no single value to show in braces)
     stated = _stated_numbers(grants) + [
         n for c in conditions if isinstance(c.test, ExprTest) for n in c.test.numbers()
@@ -779,6 +779,14 @@ def _amount_numbers(amount: Amount) -> list[float]:
     return [] if amount.expression is None else ExprTest(amount.expression).numbers()
 
 
+def _limit(test: Test) -> Any:
+    """The value a condition's test compares with (a plain test's, or an expression's one
+    number), what ``{limit}`` and the clause's ``{condition}`` say; else None."""
+    if isinstance(test, FieldTest):
+        return test.value
+    return test.limit if isinstance(test, ExprTest) else None
+
+
 def _template_problems(template: str, test: Test, schema: FactSchema) -> list[str]:
     problems = []
     for name in _PLACEHOLDER.findall(template):
@@ -788,10 +796,11 @@ def _template_problems(template: str, test: Test, schema: FactSchema) -> list[st
                     f"reason uses {{{name}}}; the fallback knows only {{other_policies}}"
                 )
             continue
-        if name == LIMIT and isinstance(test, ExprTest):
+        if name == LIMIT and isinstance(test, ExprTest) and test.limit is None:
             problems.append(
                 f"reason uses {{{LIMIT}}}, but an expression test has no single value it "
-                f"compares with; write the fields ({{{test.refs[0]}}}) or {{{FAILED}}}, which "
+                "compares with (one number written in it); "
+                f"write the fields ({{{test.refs[0]}}}) or {{{FAILED}}}, which "
                 "names the part of the test that failed"
             )
             continue

@@ -230,6 +230,21 @@ def describe(world: World, request: Request) -> str:
     return f"I want to {action} {subject}{tail}"
 
 
+def reason(world: World, request: Request) -> str | None:
+    """What the customer says when asked why it wants ``request``: the reason it gives (none
+    for a request without one), and that a named item stopped working when it has a fault the
+    defect check would find (the customer notices a fault; it cannot know what the check says)."""
+    said = []
+    given = request.call.arguments.get("reason")
+    if given:
+        said.append(REASONS.get(str(given), "No particular reason."))
+    order = world.customer(request.customer_id).order(request.order_id)
+    for item in order.items:
+        if item.item_id in request.item_ids and item.defect_found:
+            said.append(f"The {world.product(item.product_id).name} stopped working properly.")
+    return " ".join(said) or None
+
+
 def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     """The customer's answer to the agent's message, and where the talk stands after it."""
     if talk.closed:
@@ -243,11 +258,9 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
         ids = ", ".join(dict.fromkeys(talk.current[i].order_id for i in talk.open()))
         said.append(f"The order number is {ids}.")
     if _ASK_REASON.search(agent):
-        reasons = [r.call.arguments.get("reason") for r in talk.current]
-        if any(reasons):
-            said.append(
-                " ".join(REASONS.get(str(r), "No particular reason.") for r in reasons if r)
-            )
+        reasons = [why for r in talk.current if (why := reason(p.world, r))]
+        if reasons:
+            said.append(" ".join(reasons))
     talk, heard = _outcomes(p, talk, agent)
     said += heard
     if not talk.open():

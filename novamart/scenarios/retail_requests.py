@@ -129,6 +129,8 @@ def case_facts(
                 "new_available": world.variant(target).available if target else True,
                 "status": item.status,
                 "final_sale": item.final_sale,
+                "days_since_delivery": item.days_since_delivery,
+                "defect_found": item.defect_found,
             }
         )
     return {

@@ -47,6 +47,7 @@ RETAIL_LOOKUPS = (
     "lookup_customer",
     "lookup_order",
     "lookup_product",
+    "check_defect",
     "check_action",
 )
 """The retail look-up tools (novamart.retail.tools): the names rules check accepts beside the

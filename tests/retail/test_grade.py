@@ -337,7 +337,9 @@ def test_a_gift_cards_shortfall_may_be_stated():
     t = next(
         x
         for x in tasks(SEEDS, ("exchange_variant",))
-        if x.settled[0].optimum == "escalate" and "gift card" in x.settled[0].reasons[0]
+        if x.settled[0].optimum == "escalate"
+        and "gift card" in x.settled[0].reasons[0]
+        and len(amounts(x.settled[0].reasons[0])) >= 2  # a balance like 83.8 is no amount
     )
     s = t.settled[0]
     balance, needed = amounts(s.reasons[0])[:2]

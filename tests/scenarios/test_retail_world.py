@@ -14,7 +14,7 @@ import yaml
 from novamart.kernel.examples import run_examples
 from novamart.scenarios.retail_world import RETAIL_DIR, build_world, retail_kernel
 
-SEED_0_DIGEST = "0add69cfa03d3412621eb471e083c4863e3a17eefc97d9e226fd1cf912d8aa3d"
+SEED_0_DIGEST = "ef7177abed672312b176fa6a43b7a1f8fbd4b56976417ebe758e9a706f2d3dfe"
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -26,6 +26,14 @@ def write_call(session: RetailSession, request: Request) -> tuple[str, dict[str,
     return tool, arguments
 
 
+def faulty(session: RetailSession, request: Request) -> list[str]:
+    """The items ``request`` names that have a fault the check has not yet found: what the
+    gate counts only once check_defect ran (novamart.retail.tools.writes.decided)."""
+    order = session.world.customer(request.customer_id).order(request.order_id)
+    named = set(request.item_ids) - session.checked
+    return [i.item_id for i in order.items if i.item_id in named and i.defect_found]
+
+
 def oracle_play(
     first: NovamartObservation, session: RetailSession | None, seed: int, voices: bool = False
 ) -> Script:
@@ -44,6 +52,8 @@ def oracle_play(
         if request.order_id not in looked:
             looked.add(request.order_id)
             yield call("lookup_order", order_id=request.order_id)
+        for item_id in faulty(session, request):
+            yield call("check_defect", order_id=request.order_id, item_id=item_id)
         settled, _ = settle(session.world, request)
         aside = ""
         if session.talk.asked_other and not answered_other:

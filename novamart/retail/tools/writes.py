@@ -44,6 +44,8 @@ from novamart.tools.declared import MAX_IDS, argument_field
 
 VARIANTS = "new_variant_ids"
 """The argument naming, item by item, the variant each named item becomes."""
+FINDING = "defect_found"
+"""The item field only the defect check shows (novamart.retail.tools.check_defect)."""
 SWAPS = "item.new_variant"
 """What a resolution's effects read when they swap an item's variant."""
 
@@ -173,7 +175,8 @@ Decided = tuple[Outcome, Facts, Facts]
 
 def decided(session: RetailSession, request: Request, confirmed: bool) -> Decided:
     """``request`` decided on the world now, with the conversation's events: the identifying
-    tool's hold when the account authenticated owns the order, the reply's when ``confirmed``."""
+    tool's hold when the account authenticated owns the order, the reply's when ``confirmed``;
+    an item's fault only once check_defect found it in this conversation."""
     kernel = session.kernel
     schema = kernel.rulebook.facts
     by_tool = set(events.from_tool(schema, IDENTIFYING_TOOL))
@@ -181,6 +184,8 @@ def decided(session: RetailSession, request: Request, confirmed: bool) -> Decide
     happened = {name: identity if name in by_tool else confirmed for name in event_names(schema)}
     id_field = schema.kinds[EVENT_KIND].id_field
     raw = case_facts(session.world, request, {id_field: events.CONVERSATION, **happened})
+    for item in raw["item"]:  # a fault counts once the check found it (the agent knows it)
+        item[FINDING] = item[FINDING] and item["item_id"] in session.checked
     case = schema.validate(raw)
     outcome, after = decide_call(kernel, case, request.call)
     return outcome, case, after
