@@ -177,8 +177,9 @@ class Condition(BaseModel):
 
 
 class Amount(BaseModel):
-    """How much a grant is worth: a constant, a field, a percentage by some field, or an
-    expression over fields (``order.price - order.discount``, ``order.price * 10%``)."""
+    """How much a grant is worth: a constant, a field, an expression over fields
+    (``order.price - order.discount``, ``order.price * 10%``), or a percentage by some field
+    (``by``, ``percent``) of a field or of an expression."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     constant: float = 0
@@ -848,7 +849,10 @@ def _amount(
         if problem := _numeric_field(raw.strip(), schema):
             issues.add(doc, path, where, f"amount: {problem}")
         return Amount(field=raw.strip())
-    if problem := _numeric_field(raw.percent_of, schema):
+    base = Amount(field=raw.percent_of)
+    if not _REF.match(raw.percent_of.strip()):  # a percent of arithmetic: sum(item.price ...)
+        base = _expression_amount(raw.percent_of, schema, doc, (*path, "percent_of"), where, issues)
+    elif problem := _numeric_field(raw.percent_of, schema):
         issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
     by = schema.field(*raw.by.partition(".")[::2])
     values = by.values if by is not None else None
@@ -859,7 +863,7 @@ def _amount(
             where,
             f"amount: {raw.by!r} must be a fact field with a fixed set of values",
         )
-        return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+        return _percent(base, raw)
     for key in raw.percent:
         if key not in values:
             issues.add(
@@ -877,7 +881,12 @@ def _amount(
             where,
             f"amount: no percent given for {raw.by} {', '.join(missing)}",
         )
-    return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+    return _percent(base, raw)
+
+
+def _percent(base: Amount, raw: PercentAmount) -> Amount:
+    """``raw``'s percent by its field, of ``base`` (a field, or an expression)."""
+    return base.model_copy(update={"by": raw.by, "percent": raw.percent})
 
 
 _REF = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")

@@ -30,6 +30,7 @@ from novamart.language import lexicon_for, read
 from novamart.language.consequence import BENEFIT_NOTE, ORDER_NOTE, REVIEW_NOTE
 from novamart.language.reader import AMOUNT_NOTE, OUTCOME_NOTE, STATUS_NOTE
 from novamart.retail.trail import Message, Trail
+from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
 
 MONEY_MOVED = ("money back", "a reversed charge", "an approval", "an amount given", OUTCOME_NOTE)
@@ -74,7 +75,7 @@ def unsupported(
     given = " | ".join(" ".join(r.lower().split()) for r in reasons)
     rulebook = retail_kernel().rulebook
     moved = any(
-        s.kind == "write" and s.carried_out and rulebook.resolutions[s.resolution].amount
+        s.kind == "write" and s.carried_out and has_amount(rulebook, s.resolution)
         for s in trail.steps
         if s.resolution in rulebook.resolutions
     )

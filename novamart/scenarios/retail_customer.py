@@ -24,6 +24,8 @@ from novamart.scenarios.retail_requests import (
     RetailTask,
     Settled,
     build_task,
+    has_amount,
+    instead_of,
     settle,
     settle_all,
 )
@@ -81,6 +83,16 @@ class Wish:
     """The write's amount as the kernel computes it (None when it has none)."""
     changed_to: Request | None = None
     changed_amount: float | None = None
+    instead: str | None = None
+    """The write the kernel grants in place of the request when it refuses it (store credit
+    for a late return): the customer takes that offer, listed in full, instead."""
+    changed_instead: str | None = None
+
+    def offer(self, changed: bool) -> tuple[Request, float | None, str | None]:
+        """The request as the customer wants it now, its amount, and the write instead."""
+        if changed and self.changed_to is not None:
+            return self.changed_to, self.changed_amount, self.changed_instead
+        return self.request, self.amount, self.instead
 
 
 @dataclass(frozen=True)
@@ -153,8 +165,12 @@ def profile(task: RetailTask, seed: int) -> Profile:
     wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
-        amount = None if changed is None else _changed_amount(task, i, changed)
-        wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
+        after = None if changed is None else _changed(task, i, changed)
+        amount, instead = _wanted(settled)
+        changed_amount, changed_instead = _wanted(after) if after else (None, None)
+        wishes.append(
+            Wish(settled.request, amount, changed, changed_amount, instead, changed_instead)
+        )
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
     if others and rng.random() < ACTS_FOR_OTHER:
@@ -171,18 +187,26 @@ def profile(task: RetailTask, seed: int) -> Profile:
     )
 
 
-def _changed_amount(task: RetailTask, number: int, changed: Request) -> float | None:
-    """The amount of request ``number`` as changed, on the world the requests before it left
-    (only those are settled again: a profile costs a decision only when the mind changes)."""
+def _changed(task: RetailTask, number: int, changed: Request) -> Settled:
+    """Request ``number`` as changed, settled on the world the requests before it left (only
+    those are settled again: a profile costs a decision only when the mind changes)."""
     state = settle_all(task.world, task.requests[:number])[1]
-    return _write_amount(settle(state, changed)[0])
+    return settle(state, changed)[0]
 
 
-def _write_amount(settled: Settled) -> float | None:
-    """The amount of the write the customer wants, when the kernel lets it be carried out and
-    the resolution declares one (a refused write, or an address change, has none to list)."""
-    declared = retail_kernel().rulebook.resolutions[settled.request.call.resolution]
-    return settled.amount if settled.status == "carried out" and declared.amount else None
+def _wanted(settled: Settled) -> tuple[float | None, str | None]:
+    """The amount of the write the customer will say yes to, when the resolution has one,
+    and the write the kernel grants instead of a refused request (else None): a refused
+    write, a decline, a review or an address change has no amount to list."""
+    rulebook = retail_kernel().rulebook
+    instead = instead_of(rulebook, settled.request, settled.optimum)
+    if settled.status == "carried out" and has_amount(rulebook, settled.request.call.resolution):
+        return settled.amount, None
+    if settled.status != "carried out" and instead is not None:
+        return settled.amount if has_amount(
+            rulebook, instead.resolution
+        ) else None, instead.resolution
+    return None, None
 
 
 def _dropping_one(request: Request, rng: random.Random) -> Request | None:
@@ -341,11 +365,19 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     return replace(talk, outcomes=tuple(outcomes)), heard
 
 
+def _words(resolution: str) -> set[str]:
+    """The words a message speaks of ``resolution`` with (``store_credit``: store, credit)."""
+    return set(resolution.split("_")) - {"items", "order"}
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
 def _spoken_of(request: Request, agent: str) -> tuple[int, int]:
     """How much ``agent`` speaks of ``request``: its resolution's words (two requests on one
     order may name the same items: an exchange, then a return), then its items named."""
     lowered = agent.lower()
-    words = set(request.call.resolution.split("_")) - {"items", "order"}
+    words = _words(request.call.resolution)
     return sum(w in lowered for w in words), sum(i in agent for i in request.item_ids)
 
 
@@ -362,8 +394,13 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))
         kept = describe(p.world, wish.changed_to)
         return replace(talk, current=current, changed=True), [f"Actually, wait. {kept}, please."]
-    amount = wish.changed_amount if talk.changed and wish.changed_to else wish.amount
+    _, amount, instead = wish.offer(talk.changed)
     request = talk.current[i]
+    offered = instead_of(retail_kernel().rulebook, request, instead) if instead else None
+    if offered is not None and _words(offered.resolution) <= set(_WORD.findall(agent.lower())):
+        request = _as(request, offered)  # the write offered instead is what it checks now
+    elif offered is not None:
+        amount = None  # the request itself, which the rules refuse: no amount to list
     order = p.customer.order(request.order_id)
     extra = [t.item_id for t in order.items if t.item_id not in request.item_ids]
     if request.item_ids and (unwanted := [t for t in extra if t in agent]):
@@ -372,6 +409,11 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     if missing:
         return talk, [f"Before I say yes, please tell me {', '.join(missing)}."]
     return talk, [p.yes]
+
+
+def _as(request: Request, call: Call) -> Request:
+    """``request`` asking for ``call`` instead (the same customer and order, no variants)."""
+    return replace(request, call=call, targets=())
 
 
 def details_missing(

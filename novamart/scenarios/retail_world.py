@@ -103,6 +103,8 @@ class Customer:
     addresses: tuple[Address, ...]
     payments: tuple[PaymentMethod, ...]
     orders: tuple[Order, ...]
+    tier: str = "standard"
+    store_credit: float = 0.0
 
     def payment(self, payment_id: str) -> PaymentMethod:
         return next(p for p in self.payments if p.payment_id == payment_id)
@@ -303,14 +305,17 @@ class _Builder:
             for i in range(self.count("orders_per_customer", rng))
         )
         handle = f"{first}.{last}{rng.randint(1, 9999)}".lower()
+        customer_id = self.ident("customer", "customer_id", rng)
+        email = f"{handle}@{rng.choice(catalogue.MAIL_DOMAINS)}"
         return Customer(
-            customer_id=self.ident("customer", "customer_id", rng),
+            customer_id=customer_id,
             name=f"{first} {last}",
-            email=f"{handle}@{rng.choice(catalogue.MAIL_DOMAINS)}",
+            email=email,
             zip=addresses[0].zip,
             addresses=addresses,
             payments=payments,
             orders=orders,
+            tier=self.choice("customer", "tier", rng),
         )
 
     def _address(self, stream: str) -> Address:

@@ -8,13 +8,14 @@ yardstick that shows every retail case is solvable; with ``voices`` it is the ho
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from novamart.agents.base import Script, call
 from novamart.agents.retail import talk
 from novamart.models import NovamartObservation
 from novamart.retail.session import RetailSession
 from novamart.retail.tools.writes import VARIANTS
-from novamart.scenarios.retail_requests import Request, settle
+from novamart.scenarios.retail_requests import Request, has_amount, instead_of, settle
 
 
 def write_call(session: RetailSession, request: Request) -> tuple[str, dict[str, object]]:
@@ -60,7 +61,7 @@ def oracle_play(
             answered_other, aside = True, f" {talk.OWN_ONLY}"
         tool, arguments = write_call(session, request)
         if settled.status == "carried out":
-            amount = settled.amount if rules.resolutions[request.call.resolution].amount else None
+            amount = settled.amount if has_amount(rules, request.call.resolution) else None
             proposal = talk.proposal(session.world, request, amount, pick)
             yield call("respond_to_customer", message=proposal + aside)
             if session.yes_to is None:  # a change of mind, or a detail it asks for
@@ -77,6 +78,18 @@ def oracle_play(
                 )
             yield call(
                 "respond_to_customer", message=talk.refusal(request, settled.reasons, pick) + aside
+            )
+        elif offer := instead_of(rules, request, settled.optimum):
+            instead = replace(request, call=offer, targets=())
+            amount = settled.amount if has_amount(rules, offer.resolution) else None
+            message = talk.refusal(request, settled.reasons, pick)
+            message += " " + talk.offer(session.world, instead, amount, pick)
+            yield call("respond_to_customer", message=message + aside)
+            if session.yes_to is None:
+                continue
+            yield call(rules.resolutions[offer.resolution].tool, **offer.arguments)
+            yield call(
+                "respond_to_customer", message=talk.report(session.world, instead, amount, pick)
             )
         else:
             escalate = settled.optimum in rules.resolutions

@@ -36,7 +36,7 @@ from novamart.retail.tools.base import (
 from novamart.retail.tools.find_customer import NAME as IDENTIFYING_TOOL
 from novamart.retail.trail import Step
 from novamart.scenarios.retail_customer import details_missing
-from novamart.scenarios.retail_requests import Request, absorb, case_facts
+from novamart.scenarios.retail_requests import Request, absorb, case_facts, has_amount
 from novamart.scenarios.retail_world import Customer, Order
 from novamart.tools.args import EscalateArgs, ToolArgs
 from novamart.tools.base import Result, fail, ok
@@ -203,9 +203,9 @@ def _decide(session: RetailSession, request: Request) -> tuple[Outcome, Facts, F
 
 
 def _amount(session: RetailSession, resolution: str, outcome: Outcome) -> float | None:
-    """The amount a write of ``resolution`` shows: its grant's, when it declares one."""
-    declared = session.kernel.rulebook.resolutions[resolution]
-    return outcome.grant.amount if outcome.grant and declared.amount else None
+    """The amount a write of ``resolution`` shows: its grant's, when it has one."""
+    shows = has_amount(session.kernel.rulebook, resolution)
+    return outcome.grant.amount if outcome.grant and shows else None
 
 
 def request_of(
