@@ -348,8 +348,9 @@ class _Drawer:
         asked: frozenset[tuple[str, str, tuple[str, ...]]] = frozenset(),
     ) -> tuple[Option | None, bool]:
         """Request ``number`` and its optimum, and True when its outcome is one wanted (granted;
-        for a refusal, one of the family's refusals); when no candidate has one, drawn the same
-        way among every outcome, and False. The (resolution, outcome) pairs wanted are tried in
+        for a refusal, one of the family's refusals; in a family listing ``optima``, one of
+        those best answers, whatever the refusal draw); when no candidate has one, drawn the
+        same way among every outcome, and False. The (resolution, outcome) pairs wanted are tried in
         a seeded order and the first that some candidate has wins (uniform over the pairs that
         have one: a refusal is as often a shortfall, refused, as a status gate, declined); in
         it, the first candidate in a seeded order of the orders, those no earlier request named
@@ -365,7 +366,11 @@ class _Drawer:
         drawn = number == 0 and self.family.get("gift_card_balance") == "drawn"
         candidates = _Candidates(self, state, customer_id, f"{self.stream}:{number}", drawn)
 
-        def first(outcomes: Iterable[str]) -> Option | None:
+        optima = self.family.get("optima")
+        if optima and number == 0:  # the first request's best answer: each as often
+            optima = [random.Random(f"{self.stream}:optimum").choice(optima)]
+
+        def first(outcomes: Iterable[str], by_optimum: bool = bool(optima)) -> Option | None:
             pairs = [(r, o) for r in self.family["resolutions"] for o in outcomes]
             rng.shuffle(pairs)
             for resolution, outcome in pairs:
@@ -375,15 +380,16 @@ class _Drawer:
                     found = candidates.option(resolution, order_id, short=outcome == "refused")
                     if (
                         found is not None
-                        and found[0].status == outcome
+                        and outcome == (found[0].optimum if by_optimum else found[0].status)
                         and _asks(found[0].request) not in asked
                     ):
                         return found
             return None
 
         refusals = self.family.get("refusals", ("declined", "refused"))
-        found = first(refusals if wants_refusal else ("carried out",))
-        return (found, True) if found is not None else (first(OUTCOMES), False)
+        wanted = optima or (refusals if wants_refusal else ("carried out",))
+        found = first(wanted)
+        return (found, True) if found is not None else (first(OUTCOMES, False), False)
 
     def request(
         self, world: World, customer_id: str, order: Order, resolution: str, rng: random.Random

@@ -60,7 +60,14 @@ def graded(t: RetailTask, episode: Episode, closed: bool = True) -> RetailGrade:
 
 
 def test_families_are_the_world_files():
-    expected = {"return_some", "exchange_variant", "pending_change", "compound", "refusal"}
+    expected = {
+        "return_some",
+        "exchange_variant",
+        "pending_change",
+        "compound",
+        "refusal",
+        "late_return",
+    }
     assert set(FAMILIES) == expected
 
 
