@@ -47,6 +47,20 @@ RESTRICTS = re.compile(
 kernel's reasons are such: "only delivered orders take returns", "the card is $1.15 short")."""
 
 
+_WORD = re.compile(r"[a-z]+")
+
+
+class _Words(dict[str, frozenset[str]]):
+    """A resolution's words in a message (``store_credit``: store, credit)."""
+
+    def __missing__(self, resolution: str) -> frozenset[str]:
+        self[resolution] = frozenset(resolution.split("_")) - {"items", "order"}
+        return self[resolution]
+
+
+_WORDS = _Words()
+
+
 @functools.lru_cache(maxsize=4096)
 def unverified_kinds(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, clause) of each claim of ``text`` the reader cannot resolve."""
@@ -86,10 +100,16 @@ def unsupported(
         for s in trail.steps
     )  # fmt: skip
     held = _statuses(customer_id, worlds)
+    made = {s.resolution for s in trail.steps if s.kind == "write" and s.carried_out}
+    unmade = [_WORDS[r] for r, d in rulebook.declared.items() if d.effects and r not in made]
     found = []
     for message in messages:
         for kind, clause in unverified_kinds(message.text):
             if kind.startswith(CHECKED_ELSEWHERE):
+                continue
+            words = set(_WORD.findall(clause.lower()))
+            if not RESTRICTS.search(clause) and any(w <= words for w in unmade):
+                found.append((message, kind, clause))  # it names a write no tool made
                 continue
             spoken = kind.startswith(BENEFIT_NOTE) and MONEY.search(clause)
             if moved and (kind.startswith(MONEY_MOVED) or spoken):
