@@ -109,7 +109,10 @@ def typos_true(c: Ctx) -> Iterator[Made]:
     yield from typos(c)
     t = lambda s: typed(s, c.rng)  # noqa: E731
     x = c.extra()[1]
-    yield one(t(f"I'm afraid I can't *offer* a {x} *voucher* on top of this."), no_benefit(x))
+    yield one(
+        t(f"I'm afraid I can't *offer* a {x} *voucher* on top of this."),
+        no_benefit(f"a {x} voucher"),
+    )
     yield one(t("There's no *discount* I can *apply* here, *sorry*."), no_benefit("discount"))
     yield one(t("Thanks again for your *patience* while we *looked* into this."), ALWAYS)
     yield one(t("I *understand* how *frustrating* this must have been."), ALWAYS)

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, methodcaller
+from types import ModuleType
 from typing import TypeVar
 
 from novamart.language.claims import (
@@ -105,6 +107,7 @@ from novamart.language.text import (
     lemmaset,
     wordset,
 )
+from novamart.language.typos import Typos
 
 Modality = str  # done, will, can, offer, stated, or why there is no claim (see NO_CLAIM)
 NO_CLAIM = wordset(
@@ -348,7 +351,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     reading is immutable and depends on nothing else, so the same message (agents in an
     evaluation, a GRPO group's repeated replies) is read once."""
     vocabulary = known_words(lexicon)
-    written = clauses(text, vocabulary.knows)
+    written = clauses(text, vocabulary.knows, vocabulary.typos.respelt)
     parsed = [unframed(c) for c in written]  # "it's not as if ...": read what it governs
     conditional = {c.segment for c in parsed if _conditional(c)}
     foreign = _foreign(parsed, vocabulary)
@@ -448,6 +451,9 @@ class KnownWords:
     lemmas: frozenset[str]
     english: frozenset[str]
     """With the common English words: what the language sieve counts as English."""
+    typos: Typos
+    """The reader's own words (the lexicon's phrases, the word lists its claims are read by),
+    not the common ones: what a typo may be read as."""
 
     def knows(self, word: str) -> bool:
         return len(word) > 2 and lemma(word) in self.lemmas
@@ -458,22 +464,32 @@ def known_words(lexicon: Lexicon) -> KnownWords:
     """The lexicon's phrases and counted fields' words, and every word list of the reader
     and of its shapes (novamart.language.consequence)."""
     from novamart.language import consequence as shapes
+    from novamart.language import coverage as covering
+    from novamart.language import stake as stakes
 
     phrases = [p.lemmas for index in (lexicon.resolutions, lexicon.facts) for b in index.values()
                for p in b]  # fmt: skip
     words = {w for phrase in phrases for w in phrase}
     words |= {w for q in lexicon.counts + lexicon.money for anchor in q.words for w in anchor}
-    for module in (globals(), vars(shapes)):
-        words |= {
-            w
-            for value in module.values()
-            if isinstance(value, frozenset)
-            for w in value
-            if isinstance(w, str) and w.isalpha()
-        }
-    words |= {lemma(w) for w in words} | {lemma(w) for w in COMMON_ENGLISH}
-    words |= set(shapes.REVERSAL) | set(UNITS) | {f"{u}s" for u in UNITS}
-    return KnownWords(frozenset(words), frozenset(words | COMMON_ENGLISH))
+    for module in (sys.modules[__name__], shapes):
+        words |= _word_lists(module)
+    common = {lemma(w) for w in COMMON_ENGLISH}
+    words |= {lemma(w) for w in words} | set(shapes.REVERSAL)
+    claims = words | {lemma(w) for module in (stakes, covering) for w in _word_lists(module)}
+    words |= common | set(UNITS) | {f"{u}s" for u in UNITS}
+    known = frozenset(words)
+    return KnownWords(known, known | COMMON_ENGLISH, Typos(known, claims - common))
+
+
+def _word_lists(module: ModuleType) -> set[str]:
+    """The words of a module's word lists (its frozensets of words)."""
+    return {
+        w
+        for value in vars(module).values()
+        if isinstance(value, frozenset)
+        for w in value
+        if isinstance(w, str) and w.isalpha()
+    }
 
 
 def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
