@@ -740,7 +740,8 @@ def play(
     opening: str | None = None,
 ) -> Played:
     """The oracle's episode with its closing edited (and ``opening`` sent first): its final
-    score and grader notes; ``sent`` is the opening when there is one, else the closing."""
+    score and grader notes; ``sent`` is the first message (the opening when there is one,
+    else the closing)."""
     obs = env.reset(seed=seed, task=task, mode=mode, policy_variant=variant)
     episode = env.episode
     assert isinstance(episode, Episode)
@@ -749,8 +750,8 @@ def play(
     sent = ""
     while not obs.done:
         action = agent.act(obs)
-        if action.tool_name == "respond_to_customer" and not (opening and sent):
-            sent = action.arguments["message"]
+        if action.tool_name == "respond_to_customer" and not sent:
+            sent = action.arguments["message"]  # (not a follow-up to the customer's answer)
         obs = env.step(action)
     assert obs.final_score is not None
     return Played(float(obs.final_score), episode, sent, dict(obs.grader_notes))

@@ -36,6 +36,9 @@ CACHED = 65_536
 """Words worked out and kept (the cache starts again past this many)."""
 _WORD = re.compile(rf"(?<![a-z0-9@$])[a-z]{{{SHORTEST},}}(?![a-z0-9@$])")
 _VOWELS = frozenset("aeiou")
+_UNDOUBLED = _VOWELS | frozenset("lsz")
+"""Letters the lemma does not undo when doubled ("cancelled" is "cancell" to it), so no
+doubled form of them is the lemma's."""
 
 
 def forms(root: str) -> dict[str, int]:
@@ -49,8 +52,8 @@ def forms(root: str) -> dict[str, int]:
         made = {base, base + "s", base + "es", base + "er", base + "ers", base + "ly"}
         made |= {base + "d"} if base.endswith("e") else {base + "ed"}
         made |= {stem + "ing", base[:-1] + "ies", base[:-1] + "ied"}
-        if len(base) > 2 and base[-1] not in _VOWELS and base[-2] in _VOWELS:
-            made |= {base + base[-1] + "ed", base + base[-1] + "ing"}  # shipped, cancelled
+        if len(base) > 2 and base[-1] not in _UNDOUBLED and base[-2] in _VOWELS:
+            made |= {base + base[-1] + "ed", base + base[-1] + "ing"}  # shipped
         out |= dict.fromkeys(made, rank)
     return out
 
