@@ -34,7 +34,8 @@ MEANT = 4
 """The shortest claim lemma a typo is meant as ("loging" is no "log" + ing)."""
 CACHED = 65_536
 """Words worked out and kept (the cache starts again past this many)."""
-_WORD = re.compile(rf"(?<![a-z0-9@$])[a-z]{{{SHORTEST},}}(?![a-z0-9@$])")
+_WORD = re.compile(rf"(?<![\w@$])[a-z]{{{SHORTEST},}}(?![\w@$])")
+"""A word of plain letters (not part of one with an accent: "garantía" is no "garant")."""
 _VOWELS = frozenset("aeiou")
 _UNDOUBLED = _VOWELS | frozenset("lsz")
 """Letters the lemma does not undo when doubled ("cancelled" is "cancell" to it), so no
