@@ -110,10 +110,16 @@ class KindSpec(_Spec):
 
     revealed_by: Name | None
     many: bool = False
+    finding: bool = False
+    """A check's result (a technician's finding): only its tool can say it, so a message
+    stating it before the tool ran claims the check itself (the customer may report a
+    symptom, never the result)."""
     fields: dict[Name, FieldSpec]
 
     @model_validator(mode="after")
     def _one_id(self) -> KindSpec:
+        if self.finding and self.revealed_by is None:
+            raise ValueError("a finding (finding: true) is revealed by its check's tool")
         ids = [n for n, f in self.fields.items() if f.type == "id"]
         if self.many and not ids:
             raise ValueError(
