@@ -136,9 +136,7 @@ class CompiledRulebook:
             p.name: self._verdict(p, facts, statuses, granted, open_)
             for p in self.rulebook.policies.values()
         }
-        overriding = [
-            p for p in self.rulebook.policies.values() if p.overrides and p.name in granted
-        ]
+        overriding = self._overriding(granted)
         if overriding:
             granted = {p.name for p in overriding}
             verdicts = {
@@ -162,6 +160,19 @@ class CompiledRulebook:
         return Decision.model_construct(
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
+
+    def granted(self, facts: Facts) -> frozenset[str]:
+        """The resolutions some policy grants on ``facts`` (an overriding policy setting the
+        others aside): what ``decide(facts).eligible`` holds, without the verdicts, reasons
+        and amounts, for a caller that needs only whether a call would be granted."""
+        _, granted, _ = self._derive(self.rulebook.facts.check(facts))
+        overriding = self._overriding(granted)
+        policies = overriding or [p for p in self.rulebook.policies.values() if p.name in granted]
+        return frozenset(g.resolution for p in policies for g in p.grants)
+
+    def _overriding(self, granted: frozenset[str]) -> list[Policy]:
+        """The granting policies that set the others aside."""
+        return [p for p in self.rulebook.policies.values() if p.overrides and p.name in granted]
 
     def _derive(self, facts: Facts) -> Derived:
         """The engine's run on ``facts``, or one it made on facts it cannot tell apart from
@@ -433,6 +444,9 @@ class PolicyKernel:
 
     def decide(self, facts: Facts) -> Decision:
         return self._active.decide(facts)
+
+    def granted(self, facts: Facts) -> frozenset[str]:
+        return self._active.granted(facts)
 
     def snapshot(self) -> CompiledRulebook:
         """The current version, to pin: an episode keeps deciding on the version it
