@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from novamart.kernel.money import cents
+from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.retail_requests import Request, Settled, settle
 from novamart.scenarios.retail_world import Customer, World
 
@@ -64,27 +65,9 @@ def _value(record: object, name: str) -> Any:
     return cents(value) if isinstance(value, float) else value
 
 
-KEPT = 4096
-"""How many customers' fields, plans and orders' fields are kept (bounded memos of pure
-results)."""
-_T = TypeVar("_T")
-_Memo = dict[Any, tuple[object, Any]]
-_fields: _Memo = {}
-_plans: _Memo = {}
-_orders: _Memo = {}
-
-
-def _kept(memo: _Memo, key: Any, owner: object, compute: Callable[[], _T]) -> _T:
-    """``compute()``, kept under ``key`` (which holds ``owner``'s id) for as long as that id
-    is still ``owner``'s: frozen records are found again by identity, never by hashing."""
-    kept = memo.get(key)
-    if kept is not None and kept[0] is owner:
-        return kept[1]
-    if len(memo) >= KEPT:
-        memo.clear()
-    value = compute()
-    memo[key] = (owner, value)
-    return value
+_fields: Memo = {}
+_plans: Memo = {}
+_orders: Memo = {}
 
 
 def customer_fields(customer: Customer) -> Fields:
@@ -92,7 +75,7 @@ def customer_fields(customer: Customer) -> Fields:
     their items' (money to the cent). A world after a write shares every customer it did not
     change with the world before (frozen records, replaced along the path), so each customer
     is flattened once and then found by identity (the fields are shared: read only)."""
-    return _kept(_fields, id(customer), customer, lambda: _flattened(customer))
+    return kept(_fields, id(customer), customer, lambda: _flattened(customer))
 
 
 def _flattened(customer: Customer) -> Fields:
@@ -159,14 +142,8 @@ def plan(world: World, requests: Iterable[Request]) -> Plan:
     the fields each one's optimal write changes; memoised (an episode is graded after every
     step, on the same world and requests until the customer changes its mind)."""
     wanted = tuple(requests)
-    key = (id(world), tuple(_request_key(r) for r in wanted))
-    return _kept(_plans, key, world, lambda: _plan(world, wanted))
-
-
-def _request_key(request: Request) -> object:
-    arguments = request.call.arguments
-    named = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items()))
-    return (request.customer_id, request.call.resolution, named, request.targets)
+    key = (id(world), tuple(r.key() for r in wanted))
+    return kept(_plans, key, world, lambda: _plan(world, wanted))
 
 
 def _plan(world: World, requests: Iterable[Request]) -> Plan:
@@ -185,6 +162,6 @@ def order_fields(fields: Fields, order_id: str) -> frozenset[Ref]:
     """The fields of one order and its items (memoised per fields: a plan's are asked for
     after every step)."""
     key = (id(fields), order_id)
-    return _kept(
+    return kept(
         _orders, key, fields, lambda: frozenset(r for r in fields if r.order_id == order_id)
     )

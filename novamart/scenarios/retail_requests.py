@@ -24,6 +24,7 @@ from novamart.kernel.decide import grant_amount
 from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
 from novamart.kernel.requests import Status, decide_call, granted_status, request_facts
+from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
     RETAIL_DIR,
@@ -56,6 +57,12 @@ class Request:
     @property
     def item_ids(self) -> tuple[str, ...]:
         return tuple(self.call.arguments.get("item_ids", ()))
+
+    def key(self) -> tuple[object, ...]:
+        """The request as a hashable value (two equal requests have one key)."""
+        arguments = self.call.arguments
+        named = sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items())
+        return (self.customer_id, self.call.resolution, tuple(named), self.targets)
 
 
 @dataclass(frozen=True)
@@ -202,11 +209,24 @@ def absorb(world: World, customer_id: str, after: Facts) -> World:
     return _with_balance(world, customer_id, str(pay["payment_id"]), pay["balance"])
 
 
+_settled: Memo = {}
+
+
 def settle(
     world: World, request: Request, rules_dir: Path = RETAIL_DIR, facts: Facts | None = None
 ) -> tuple[Settled, World]:
     """The kernel's optimum for ``request`` on ``world``, and the world after it (``facts``:
-    the request's case on ``world``, validated, when the caller holds it already)."""
+    the request's case on ``world``, validated, when the caller holds it already). Kept per
+    world (by identity) and request: the plan a task's draw settled is settled again by the
+    grader, the oracle and the customer on the very worlds the draw left."""
+    version = retail_kernel(rules_dir).version
+    key = (id(world), rules_dir, version, request.key())
+    return kept(_settled, key, world, lambda: _settle(world, request, rules_dir, facts))
+
+
+def _settle(
+    world: World, request: Request, rules_dir: Path, facts: Facts | None
+) -> tuple[Settled, World]:
     kernel = retail_kernel(rules_dir)
     if facts is None:
         facts = kernel.rulebook.facts.validate(case_facts(world, request))
