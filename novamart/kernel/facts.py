@@ -369,6 +369,31 @@ class FactSchema(BaseModel):
         facts._checked = self
         return facts
 
+    def updated(self, facts: Facts, kinds: Mapping[str, Any]) -> Facts:
+        """``facts`` with the kinds of ``kinds`` (untyped, as ``validate`` takes them) put in
+        their place, checked: what validating the whole would give, but when this schema
+        checked ``facts`` already only the kinds given are validated again (a call's request
+        on a case: the request and the members it selects)."""
+        if facts._checked is not self:
+            return self.validate({**facts.as_dict(), **kinds})
+        checked = self._model.model_validate(kinds)
+        merged: dict[str, Any] = {**facts._kinds, **facts._many}
+        for kind in kinds:
+            value = getattr(checked, kind)
+            if value is None:
+                merged.pop(kind, None)
+            elif self.kinds[kind].many:
+                members = value if isinstance(value, list) else [value]
+                merged[kind] = [m.model_dump() for m in members]
+            elif value:
+                merged[kind] = value.model_dump()
+            else:
+                merged.pop(kind, None)
+        result = Facts(**merged)
+        self._check_links(result)
+        result._checked = self
+        return result
+
     def check(self, facts: Facts) -> Facts:
         """``facts`` built in code, checked the same way (and defaults filled in); facts this
         schema checked already are returned as they are (checking them again changes nothing)."""

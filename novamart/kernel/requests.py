@@ -62,7 +62,7 @@ def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1)
     declared = rulebook.declared.get(call.resolution)
     if declared is None:
         raise ArgumentError(f"unknown resolution {call.resolution!r}")
-    raw = {k: list(v) if isinstance(v, list) else v for k, v in facts.as_dict().items()}
+    raw: dict[str, Any] = {}
     request: dict[str, Any] = {"request_id": f"R{number}", "resolution": call.resolution}
     chosen: list[str] = []
     for name, spec in declared.arguments.items():
@@ -79,9 +79,9 @@ def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1)
     if declared.selects is not None:
         key = rulebook.facts.kinds[declared.selects].id_field
         raw[declared.selects] = [
-            {**m, SELECTED: m[key] in chosen} for m in raw.get(declared.selects, [])
+            {**m, SELECTED: m[key] in chosen} for m in facts.collection(declared.selects) or ()
         ]
-    return rulebook.facts.validate(raw)
+    return rulebook.facts.updated(facts, raw)
 
 
 def _argument(name: str, spec: ArgumentSpec, value: Any, ids: list[str]) -> Any:
