@@ -421,13 +421,14 @@ class FactSchema(BaseModel):
                 _link_error(kind, id_field, value, f"{first}.{id_field} {first_value!r}")
         for kind, members in facts.collections().items():
             spec = self.kinds[kind]
-            keys = [m.get(spec.id_field) for m in members]
+            id_field, references = spec.id_field, spec.references
+            keys = [m.get(id_field) for m in members]
             if len(set(keys)) != len(keys):
                 index = next(i for i, k in enumerate(keys) if keys.index(k) != i)
                 other = "another of its kind (ids are unique)"
-                _link_error(kind, spec.id_field, keys[index], other, index)
+                _link_error(kind, id_field, keys[index], other, index)
             for index, member in enumerate(members):
-                for ref in spec.references:
+                for ref in references:
                     if ref in seen and member.get(ref) != seen[ref][1]:
                         first, first_value = seen[ref]
                         other = f"{first}.{ref} {first_value!r}"
