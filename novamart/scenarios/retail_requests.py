@@ -12,6 +12,7 @@ never chosen by hand: a family's refusals are drawn among the calls the kernel d
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -435,7 +436,7 @@ class _Drawer:
         family, spec = self.family, self.spec
         declared = kernel.rulebook.declared[resolution]
         customer = world.customer(customer_id)
-        wants_variant = any("item.new_price" in e.reads() for e in declared.effects)
+        wants_variant = _asks_variant(self.rules_dir, kernel.version, resolution)
         arguments: dict[str, Any] = {}
         targets: list[tuple[str, str]] = []
         for name, argument in declared.arguments.items():
@@ -537,6 +538,14 @@ class _Candidates:
     def decide(self, state: World, request: Request) -> _Candidate:
         facts = self.drawer.case(state, request)
         return _Candidate.decided(state, request, facts, self.drawer.rules_dir)
+
+
+@functools.lru_cache(maxsize=256)
+def _asks_variant(rules_dir: Path, version: str, resolution: str) -> bool:
+    """Whether ``resolution``'s effects read the price of a variant asked for (an exchange or
+    a modification of items: the request names the variant each item becomes); per version."""
+    declared = retail_kernel(rules_dir).rulebook.declared[resolution]
+    return any("item.new_price" in e.reads() for e in declared.effects)
 
 
 def _is_gift_card(customer: Customer, payment_id: object) -> bool:
