@@ -159,7 +159,7 @@ class FactRecord(Mapping[str, Any]):
             self._fields: dict[str, Any] = fields._fields
             self._hash = fields._hash
         else:
-            self._fields = dict(sorted((k, v) for k, v in fields.items() if v is not None))
+            self._fields = {k: fields[k] for k in sorted(fields) if fields[k] is not None}
 
     def __getitem__(self, field: str) -> Any:
         return self._fields[field]
