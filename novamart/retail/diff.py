@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from novamart.kernel.money import cents
@@ -95,12 +95,36 @@ def _flattened(customer: Customer) -> Fields:
     return found
 
 
-def flatten(world: World) -> Fields:
+class WorldFields(Mapping[Ref, Any]):
+    """Every field of every customer of a world (money to the cent), flattened a customer at
+    a time when one of its fields is first read: grading reads the fields of the customer
+    whose requests it judges, and compares the others by identity (``changed_worlds``)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._customers: dict[str, Customer] | None = None
+
+    def customer(self, customer_id: str) -> Fields:
+        """One customer's fields (none for a customer the world does not hold)."""
+        if self._customers is None:
+            self._customers = {c.customer_id: c for c in self.world.customers}
+        found = self._customers.get(customer_id)
+        return {} if found is None else customer_fields(found)
+
+    def __getitem__(self, ref: Ref) -> Any:
+        return self.customer(ref.customer_id)[ref]
+
+    def __iter__(self) -> Iterator[Ref]:
+        for customer in self.world.customers:
+            yield from customer_fields(customer)
+
+    def __len__(self) -> int:
+        return sum(len(customer_fields(c)) for c in self.world.customers)
+
+
+def flatten(world: World) -> WorldFields:
     """Every field of every customer of ``world`` (money to the cent)."""
-    found: Fields = {}
-    for customer in world.customers:
-        found.update(customer_fields(customer))
-    return found
+    return WorldFields(world)
 
 
 def changed(before: Fields, after: Fields) -> frozenset[Ref]:
@@ -112,7 +136,7 @@ def changed_worlds(before: World, after: World) -> frozenset[Ref]:
     """``changed`` of two worlds of the same seed, customer by customer: a customer record
     both worlds share (no write touched it in either) has no field that differs."""
     if [c.customer_id for c in before.customers] != [c.customer_id for c in after.customers]:
-        return changed(flatten(before), flatten(after))
+        return changed(dict(flatten(before)), dict(flatten(after)))
     found: set[Ref] = set()
     for one, other in zip(before.customers, after.customers, strict=True):
         if one is not other:
@@ -127,8 +151,8 @@ class Plan:
 
     settled: tuple[Settled, ...]
     touches: tuple[frozenset[Ref], ...]
-    start: Fields
-    optimal: Fields
+    start: WorldFields
+    optimal: WorldFields
     world: World
     """The optimal end state itself (its untouched customers are the start's records)."""
 
@@ -147,21 +171,24 @@ def plan(world: World, requests: Iterable[Request]) -> Plan:
 
 
 def _plan(world: World, requests: Iterable[Request]) -> Plan:
-    start = state = flatten(world)
+    start = flatten(world)
     settled, touches = [], []
     for request in requests:
+        before = flatten(world).customer(request.customer_id)
         one, world = settle(world, request)
-        mine = customer_fields(world.customer(request.customer_id))  # a write changes no other
+        mine = flatten(world).customer(request.customer_id)  # a write changes no other
         settled.append(one)
-        touches.append(changed({r: state[r] for r in mine if r in state}, mine))
-        state = {**state, **mine}
-    return Plan(tuple(settled), tuple(touches), start, state, world)
+        touches.append(changed({r: before[r] for r in mine if r in before}, mine))
+    return Plan(tuple(settled), tuple(touches), start, flatten(world), world)
 
 
-def order_fields(fields: Fields, order_id: str) -> frozenset[Ref]:
-    """The fields of one order and its items (memoised per fields: a plan's are asked for
+def order_fields(fields: WorldFields, order_id: str) -> frozenset[Ref]:
+    """The fields of one order and its items (memoised per world: a plan's are asked for
     after every step)."""
-    key = (id(fields), order_id)
-    return kept(
-        _orders, key, fields, lambda: frozenset(r for r in fields if r.order_id == order_id)
+    world = fields.world
+    owner = next(
+        (c for c in world.customers if any(o.order_id == order_id for o in c.orders)), None
     )
+    mine = {} if owner is None else customer_fields(owner)
+    key = (id(world), order_id)
+    return kept(_orders, key, world, lambda: frozenset(r for r in mine if r.order_id == order_id))

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from novamart.retail import messages as said
-from novamart.retail.diff import Fields, Plan, Ref, changed_worlds, flatten, order_fields
+from novamart.retail.diff import Plan, Ref, WorldFields, changed_worlds, flatten, order_fields
 from novamart.retail.trail import Trail
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World
@@ -90,7 +90,7 @@ def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome
 
 
 def _request(
-    index: int, best: Plan, ending: Fields, trail: Trail, escalated: set[str | None]
+    index: int, best: Plan, ending: WorldFields, trail: Trail, escalated: set[str | None]
 ) -> RequestGrade:
     settled = best.settled[index]
     order_id = settled.request.order_id
@@ -147,5 +147,5 @@ def expected(settled: Settled) -> str:
     return CARRIED_OUT + (f" ({'; '.join(details)})" if details else "")
 
 
-def _differences(refs: Iterable[Ref], ending: Fields, optimal: Fields) -> str:
+def _differences(refs: Iterable[Ref], ending: WorldFields, optimal: WorldFields) -> str:
     return ", ".join(f"{r.label()} {ending.get(r)} (expected {optimal.get(r)})" for r in refs)
