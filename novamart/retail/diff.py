@@ -102,17 +102,21 @@ class WorldFields(Mapping[Ref, Any]):
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self._customers: dict[str, Customer] | None = None
+        self._read: dict[str, Fields] = {}
 
     def customer(self, customer_id: str) -> Fields:
         """One customer's fields (none for a customer the world does not hold)."""
-        if self._customers is None:
-            self._customers = {c.customer_id: c for c in self.world.customers}
-        found = self._customers.get(customer_id)
-        return {} if found is None else customer_fields(found)
+        found = self._read.get(customer_id)
+        if found is None:
+            owner = next((c for c in self.world.customers if c.customer_id == customer_id), None)
+            found = self._read[customer_id] = {} if owner is None else customer_fields(owner)
+        return found
 
     def __getitem__(self, ref: Ref) -> Any:
         return self.customer(ref.customer_id)[ref]
+
+    def get(self, ref: Ref, default: Any = None) -> Any:
+        return self.customer(ref.customer_id).get(ref, default)
 
     def __iter__(self) -> Iterator[Ref]:
         for customer in self.world.customers:
