@@ -190,9 +190,12 @@ def order_fields(fields: WorldFields, order_id: str) -> frozenset[Ref]:
     """The fields of one order and its items (memoised per world: a plan's are asked for
     after every step)."""
     world = fields.world
+    return kept(_orders, (id(world), order_id), world, lambda: _order_fields(world, order_id))
+
+
+def _order_fields(world: World, order_id: str) -> frozenset[Ref]:
     owner = next(
         (c for c in world.customers if any(o.order_id == order_id for o in c.orders)), None
     )
     mine = {} if owner is None else customer_fields(owner)
-    key = (id(world), order_id)
-    return kept(_orders, key, world, lambda: frozenset(r for r in mine if r.order_id == order_id))
+    return frozenset(r for r in mine if r.order_id == order_id)
