@@ -10,15 +10,15 @@ import pytest
 
 from novamart.retail import tools
 from novamart.retail.session import RetailSession
-from novamart.scenarios.retail_customer import profile
+from novamart.scenarios.retail_customer import case
 from novamart.scenarios.retail_requests import Request, build_task, settle
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import RETAIL_TASKS, RETAIL_TOOLS, Mode
 
 
-def session(family: str = "return_some", seed: int = 3, mode: Mode = "guided") -> RetailSession:
-    task = build_task(family, seed)
-    return RetailSession.start(task, profile(task, seed), mode, max_steps=40)
+def session(task: str = "retail_return", seed: int = 3, mode: Mode = "guided") -> RetailSession:
+    drawn, p = case(task, seed)
+    return RetailSession.start(drawn, p, mode, max_steps=40)
 
 
 def run(s: RetailSession, tool: str, /, **arguments: Any) -> dict[str, Any]:
@@ -164,7 +164,7 @@ def test_bad_input_is_a_typed_error_and_the_session_goes_on(
 
 
 def test_arguments_that_name_nothing_of_the_order_are_refused() -> None:
-    s = session("exchange_variant", 3)
+    s = session("retail_exchange", 3)
     authenticate(s)
     request = first_request(s)
     tool, arguments = write_arguments(s, request)
@@ -187,7 +187,7 @@ def test_arguments_that_name_nothing_of_the_order_are_refused() -> None:
 
 
 def test_a_declined_request_is_declined_and_only_then() -> None:
-    s = session("refusal", 3)
+    s = session("retail_refusal", 3)
     authenticate(s)
     settled = s.task.settled[0]
     assert settled.status == "declined"
