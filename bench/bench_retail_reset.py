@@ -49,9 +49,7 @@ def task_row(number: int, task: str, seeds: int) -> tuple[float, float, float]:
 def main(seeds: int = 100) -> None:
     print(f"load average {os.getloadavg()[0]:.2f} (other jobs on these cores slow every row)")
     case("retail_compound", 0)  # loading the rulebook is the server's start, not a reset's
-    print(
-        f"{'task':<17} {'first':>8} {'cold kernel':>12} {'kept':>8}   (median ms, {seeds} seeds)"
-    )
+    print(f"{'task':<17} {'first':>8} {'cold kernel':>12} {'kept':>8}   (median ms, {seeds} seeds)")
     for number, task in enumerate(RETAIL_TASKS):
         first, forgotten, kept = task_row(number, task, seeds)
         print(f"{task:<17} {first:8.2f} {forgotten:12.2f} {kept:8.3f}")

@@ -70,7 +70,7 @@ def parse(data: Any, families: Mapping[str, Any]) -> dict[str, RetailCharacter]:
             character = RetailCharacter.model_validate({**spec, "name": name})
         except ValidationError as exc:
             error = exc.errors()[0]
-            field = ".".join(str(part) for part in error["loc"]) or "(entry)"
+            field = ".".join(str(p) for p in error["loc"] if p != "[key]") or "(entry)"
             raise CharacterError(str(name), field, error["msg"]) from None
         if character.requests not in families:
             known = ", ".join(families)

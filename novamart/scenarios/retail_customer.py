@@ -165,7 +165,8 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
     """The customer of ``task`` as ``character`` plays it, its habits drawn from ``seed``."""
     rng = random.Random(f"retail-customer:{character.name}:{task.seed}:{seed}")
     changes = rng.random() < character.change_of_mind
-    changer = rng.randrange(len(task.settled)) if changes else None
+    droppable = [i for i, s in enumerate(task.settled) if len(s.request.item_ids) >= 2]
+    changer = rng.choice(droppable) if changes and droppable else None
     wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
@@ -205,11 +206,9 @@ def _write_amount(settled: Settled) -> float | None:
     return settled.amount if settled.status == "carried out" and declared.amount else None
 
 
-def _dropping_one(request: Request, rng: random.Random) -> Request | None:
-    """The request without one of its items (None when it names fewer than two)."""
+def _dropping_one(request: Request, rng: random.Random) -> Request:
+    """The request (naming two items or more) without one of its items."""
     items = list(request.item_ids)
-    if len(items) < 2:
-        return None
     dropped = rng.choice(items)
     kept = [i for i in items if i != dropped]
     arguments = {**request.call.arguments, "item_ids": kept}

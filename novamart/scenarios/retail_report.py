@@ -1,17 +1,17 @@
-"""How varied the retail families' optima are (issue 20 item 7: >= 1.5 bits per task).
+"""How varied the retail tasks' optima are (issue 20 item 7: >= 1.5 bits per task).
 
     PYTHONPATH=. .venv/bin/python -m novamart.scenarios.retail_report --seeds 200
 
-prints, per retail task (its character's request family), the entropy of the optimal plan's resolutions and of the plan with its
-arguments' shape (items named, payment route), the commonest plans, the phrases of a
-request's words in the customer's opening that predict its outcome (carried out, declined,
-refused) more than 0.2 above its base rate (novamart.scenarios.leaks; the request's words in
-the customer's voice, as it would open with that request alone; and, as before, of the whole
-opening against all its requests' outcomes), and the median time to draw one
-task (requests and their optima, cold; the world of a seed is drawn by the first family and
-kept for the others: bench/bench_retail_reset.py times resets); then the median time to draw a
-world alone (seeds no family drew) and,
-as the reference measured in the same run, a seeded scenario of today's ``easy_refund`` task.
+prints, per retail task (its character's request family), the entropy of the optimal plan's
+resolutions and of the plan with its arguments' shape (items named, payment route), the
+commonest plans, the phrases of a request's words in the customer's opening that predict its
+outcome (carried out, declined, refused) more than 0.2 above its base rate
+(novamart.scenarios.leaks; the request's words in the customer's voice, as it would open with
+that request alone; and, as before, of the whole opening against all its requests' outcomes),
+and the median time to draw one task (requests and their optima, cold; the world of a seed is
+drawn by the first task and kept for the others: bench/bench_retail_reset.py times resets);
+then the median time to draw a world alone (seeds no task drew) and, as the reference measured
+in the same run, a seeded scenario of today's ``easy_refund`` task.
 """
 
 from __future__ import annotations

@@ -88,4 +88,3 @@ VOICES: dict[Tone, Voice] = {
         no_order_numbers="Don't have it. Look it up on my account.",
     ),
 }
-

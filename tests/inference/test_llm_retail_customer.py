@@ -1,8 +1,8 @@
 """``--customer llm`` for retail: a model (the stand-in, on loopback) words the customer's
 replies; the talk (requests settled or refused, closed) stays the deterministic customer's.
 
-The model is told the customer's profile, its character's voice, the stop contract and, on the turn the
-agent lists every detail of a write, the exact words of the yes. It cannot end the
+The model is told the customer's profile, its character's voice, the stop contract and, on the
+turn the agent lists every detail of a write, the exact words of the yes. It cannot end the
 conversation with a request open (tau2-bench #182), nor give a yes by itself."""
 
 from __future__ import annotations
@@ -107,9 +107,11 @@ def test_a_stop_token_with_a_request_open_ends_nothing() -> None:
 def test_the_model_is_told_the_profile_and_given_the_seed() -> None:
     _task, p = first_case(
         "retail_compound",
-        lambda _t, q: q.other is not None
-        and any(w.changed_to for w in q.wishes)
-        and q.order_numbers != "unknown",
+        lambda _t, q: (
+            q.other is not None
+            and any(w.changed_to for w in q.wishes)
+            and q.order_numbers != "unknown"
+        ),
     )
     with model(text("Sure, my email is on file.")) as (stand_in, customer):
         customer.reply(p, start(p), "Hello! How can I help?")

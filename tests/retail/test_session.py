@@ -11,7 +11,7 @@ import pytest
 from novamart.retail import tools
 from novamart.retail.session import RetailSession
 from novamart.scenarios.retail_customer import case
-from novamart.scenarios.retail_requests import Request, build_task, settle
+from novamart.scenarios.retail_requests import Request, settle
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import RETAIL_TASKS, RETAIL_TOOLS, Mode
 
