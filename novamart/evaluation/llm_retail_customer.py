@@ -128,7 +128,7 @@ def system_prompt(p: Profile) -> str:
             "will be told when)."
         )
     lines += [
-        TONES[p.voice],
+        TONES[p.tone],
         "Answer the agent's questions from these facts only; never invent ids, amounts or "
         "other facts.",
         "Never agree to an action in words of your own: agree only when a note below gives you "

@@ -99,7 +99,8 @@ class Other:
 
 @dataclass(frozen=True)
 class Profile:
-    """What the customer knows and wants; drawn once per task and seed."""
+    """What the customer knows and wants, and its habits: drawn once per task and seed as the
+    task's character says (``profile``)."""
 
     world: World
     customer_id: str
@@ -107,17 +108,21 @@ class Profile:
     identify_by: IdentifyBy
     other: Other | None
     yes: str
-    voice: Tone
+    tone: Tone
+    """Its voice's tone, drawn by the character's ``voices`` weights."""
     greeting: str
+    """The opening's first words: one of personas.GREETINGS of its tone."""
     order_numbers: OrderNumbers
+    """Whether it gives its order numbers unasked, when asked, or does not know them."""
 
     @property
     def customer(self) -> Customer:
         return self.world.customer(self.customer_id)
 
     @property
-    def says(self) -> Voice:
-        return VOICES[self.voice]
+    def voice(self) -> Voice:
+        """The words of its tone (novamart.scenarios.retail_voice)."""
+        return VOICES[self.tone]
 
 
 @dataclass(frozen=True)
@@ -178,7 +183,7 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
         person = rng.choice(others)
         other = Other(name=person.name, order_id=rng.choice(person.orders).order_id)
     words = retail_kernel().rulebook.facts.kinds["event"].fields["confirmed"].says_true
-    voice = drawn(character.voices, rng)
+    tone = drawn(character.voices, rng)
     return Profile(
         world=task.world,
         customer_id=task.customer_id,
@@ -186,8 +191,8 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
         identify_by=drawn(character.identify_by, rng),
         other=other,
         yes=words[0].capitalize() + ".",
-        voice=voice,
-        greeting=rng.choice(GREETINGS[voice]),
+        tone=tone,
+        greeting=rng.choice(GREETINGS[tone]),
         order_numbers=drawn(character.order_numbers, rng),
     )
 
@@ -224,7 +229,7 @@ def start(p: Profile) -> Talk:
 def opening(p: Profile) -> str:
     """The first message, in its voice: what it wants, by product and variant, with no id."""
     wants = "; and ".join(describe(p.world, w.request) for w in p.wishes)
-    return p.says.opening.format(greeting=p.greeting, wants=wants).strip()
+    return p.voice.opening.format(greeting=p.greeting, wants=wants).strip()
 
 
 def describe(world: World, request: Request) -> str:
@@ -272,7 +277,7 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     talk, heard = _outcomes(p, talk, agent)
     said += heard
     if not talk.open():
-        return replace(talk, closed=True), " ".join([*said, p.says.closing])
+        return replace(talk, closed=True), " ".join([*said, p.voice.closing])
     if _ASKS_YES.search(agent):
         talk, answer = _on_proposal(p, talk, agent)
         said += answer
@@ -284,10 +289,10 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
         and talk.turn >= 2
         and not agreed
     ):
-        said.append(p.says.other.format(order=p.other.order_id, name=p.other.name))
+        said.append(p.voice.other.format(order=p.other.order_id, name=p.other.name))
         talk = replace(talk, asked_other=True)
     if not said:
-        said.append(p.says.restate.format(request=describe(p.world, talk.current[talk.open()[0]])))
+        said.append(p.voice.restate.format(request=describe(p.world, talk.current[talk.open()[0]])))
     return talk, " ".join(said)
 
 
@@ -327,7 +332,7 @@ def _order_numbers(p: Profile, talk: Talk) -> str:
     """The order numbers of the open requests, or, when it does not know them, that it
     does not (the agent must find the orders on the account)."""
     if p.order_numbers == "unknown":
-        return p.says.no_order_numbers
+        return p.voice.no_order_numbers
     ids = ", ".join(dict.fromkeys(talk.current[i].order_id for i in talk.open()))
     return f"The order number is {ids}."
 
@@ -348,10 +353,10 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
         i = max(named, key=lambda j: _spoken_of(talk.current[j], agent))
         if REFUSAL_WORDS.search(agent):
             outcomes[i] = "refused"
-            heard.append(p.says.refused.format(order=order_id))
+            heard.append(p.voice.refused.format(order=order_id))
         elif DONE_WORDS.search(agent):
             outcomes[i] = "settled"
-            heard.append(p.says.done)
+            heard.append(p.voice.done)
     return replace(talk, outcomes=tuple(outcomes)), heard
 
 
@@ -369,23 +374,23 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     then its items)."""
     proposed = [i for i in talk.open() if talk.current[i].order_id in agent]
     if not proposed:
-        return talk, [p.says.which_order]
+        return talk, [p.voice.which_order]
     i = max(proposed, key=lambda j: _spoken_of(talk.current[j], agent))
     wish = p.wishes[i]
     if wish.changed_to is not None and not talk.changed:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))
         kept = describe(p.world, wish.changed_to)
-        return replace(talk, current=current, changed=True), [p.says.change.format(request=kept)]
+        return replace(talk, current=current, changed=True), [p.voice.change.format(request=kept)]
     amount = wish.changed_amount if talk.changed and wish.changed_to else wish.amount
     request = talk.current[i]
     order = p.customer.order(request.order_id)
     extra = [t.item_id for t in order.items if t.item_id not in request.item_ids]
     if request.item_ids and (unwanted := [t for t in extra if t in agent]):
         wanted = describe(p.world, request)
-        return talk, [p.says.unwanted.format(items=", ".join(unwanted), request=wanted)]
+        return talk, [p.voice.unwanted.format(items=", ".join(unwanted), request=wanted)]
     missing = details_missing(p.world, request, amount, agent)
     if missing:
-        return talk, [p.says.missing.format(missing=", ".join(missing))]
+        return talk, [p.voice.missing.format(missing=", ".join(missing))]
     return talk, [p.yes]
 
 

@@ -126,7 +126,7 @@ def test_the_model_is_told_the_profile_and_given_the_seed() -> None:
     changed = next(w.changed_to for w in p.wishes if w.changed_to)
     assert changed is not None and describe(p.world, changed) in told
     assert p.other is not None and p.other.order_id in told and p.other.name in told
-    assert TONES[p.voice] in told and STOP in told
+    assert TONES[p.tone] in told and STOP in told
     assert f"answer with exactly: {p.yes}" not in told
 
 
@@ -134,9 +134,9 @@ def test_the_model_is_told_the_characters_voice_and_order_number_habit() -> None
     """The persona is the character's drawn voice; a customer that does not know its order
     numbers is not told them."""
     _task, p = first_case("retail_compound", lambda _t, q: q.order_numbers == "unknown")
-    for voice in ("polite", "frustrated", "terse"):
-        told = system_prompt(replace(p, voice=voice))
-        assert [t for t in TONES if TONES[t] in told] == [voice]
+    for tone in ("polite", "frustrated", "terse"):
+        told = system_prompt(replace(p, tone=tone))
+        assert [t for t in TONES if TONES[t] in told] == [tone]
     told = system_prompt(p)
     assert not any(o.order_id in told for o in p.customer.orders)
     assert "do not know your order numbers" in told
@@ -145,7 +145,7 @@ def test_the_model_is_told_the_characters_voice_and_order_number_habit() -> None
 
 
 def test_the_yes_is_the_rulebooks_words_and_only_once_every_detail_is_listed() -> None:
-    p = replace(first_case("retail_exchange", plain_exchange)[1], other=None, voice="polite")
+    p = replace(first_case("retail_exchange", plain_exchange)[1], other=None, tone="polite")
     with model(text(p.yes)) as (stand_in, customer):
         talk, said = customer.reply(p, start(p), proposal(p, leave_out="amount"))
         assert not says(said, YES)  # the model's yes is not taken

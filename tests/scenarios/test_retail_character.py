@@ -147,7 +147,7 @@ def test_the_order_number_habit(compound: list[RetailTask]) -> None:
     for p in played(compound[:40], order_numbers={"unknown": 1.0}):
         ids = {o.order_id for o in p.customer.orders}
         said = reply(p, start(p), ask)[1]
-        assert not any(i in said for i in ids) and said == p.says.no_order_numbers
+        assert not any(i in said for i in ids) and said == p.voice.no_order_numbers
     for p in played(compound[:40], order_numbers={"volunteers": 1.0}):
         talk, said = reply(p, start(p), verify)
         assert all(w.request.order_id in said for w in p.wishes) and p.customer.email in said
@@ -161,10 +161,10 @@ def test_the_voice_words_the_turns_and_the_facts_stay(compound: list[RetailTask]
     p = played(compound[:1], acts_for_other=0.0, order_numbers={"when asked": 1.0})[0]
     facts = {}
     for tone in TONES:
-        voiced = replace(p, voice=tone, greeting=GREETINGS[tone][0])
+        voiced = replace(p, tone=tone, greeting=GREETINGS[tone][0])
         voice = VOICES[tone]
         text = opening(voiced)
-        assert text.startswith(GREETINGS[tone][0]) or not GREETINGS[tone][0]
+        assert text.startswith(GREETINGS[tone][0])
         assert voice.opening.split("{wants}")[0].split("}")[-1].strip() in text
         said = reply(voiced, start(voiced), "Is there anything else?")[1]
         assert said.startswith(voice.restate.split("{")[0]), said
@@ -172,7 +172,7 @@ def test_the_voice_words_the_turns_and_the_facts_stay(compound: list[RetailTask]
             reply(voiced, start(voiced), "Your email, please?")[1],
             reply(voiced, start(voiced), "The order number?")[1],
         )
-    assert len({opening(replace(p, voice=t, greeting=GREETINGS[t][0])) for t in TONES}) == 3
+    assert len({opening(replace(p, tone=t, greeting=GREETINGS[t][0])) for t in TONES}) == 3
     assert len(set(facts.values())) == 1  # what is said is the same facts in every voice
 
 
@@ -188,7 +188,7 @@ def test_no_voice_line_reads_as_the_yes() -> None:
 
 def test_voices_are_drawn_by_their_weights(compound: list[RetailTask]) -> None:
     weights = retail_character("retail_compound").voices
-    drawn = [p.voice for p in played(compound)]
+    drawn = [p.tone for p in played(compound)]
     for tone, weight in weights.items():
         share = drawn.count(tone) / len(drawn)
         assert abs(share - weight / sum(weights.values())) < 0.1, (tone, share)

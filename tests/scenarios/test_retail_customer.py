@@ -32,7 +32,7 @@ def played(task: RetailTask, seed: int = 0) -> Profile:
 def plain(p: Profile) -> Profile:
     """``p`` in the polite voice (the words these tests read), knowing its order numbers and
     acting for no one else."""
-    return replace(p, other=None, voice="polite", order_numbers="when asked")
+    return replace(p, other=None, tone="polite", order_numbers="when asked")
 
 
 def proposal(p: Profile, request: Request, amount: float | None, leave_out: str = "") -> str:
@@ -207,7 +207,7 @@ def test_the_customer_is_deterministic_and_its_habits_are_seeded() -> None:
     others = sum(p.other is not None for p in profiles)
     assert 0 < changes < 40 and 5 < others < 40
     assert {p.identify_by for p in profiles} == {"email", "name and zip"}
-    assert {p.voice for p in profiles} == set(PLAYS["compound"].voices)
+    assert {p.tone for p in profiles} == set(PLAYS["compound"].voices)
     p = profiles[0]
     assert reply(p, start(p), "Hello") == reply(p, start(p), "Hello")
 

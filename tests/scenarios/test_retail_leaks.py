@@ -19,6 +19,8 @@ from collections import Counter
 import pytest
 
 from novamart.scenarios.leaks import MARGIN
+from novamart.scenarios.personas import GREETINGS
+from novamart.scenarios.retail_character import retail_character
 from novamart.scenarios.retail_customer import Profile, case
 from novamart.scenarios.retail_report import request_leaks
 from novamart.scenarios.retail_requests import RetailTask
@@ -55,9 +57,9 @@ def test_the_voice_is_in_the_words_read(samples: dict[str, list[Case]]) -> None:
     """The leak test reads the greetings and frames of every voice a task draws (a voice
     that followed the outcome would show as a leaking phrase)."""
     for task, cases in samples.items():
-        voices = {p.voice for _, p in cases}
-        assert len(voices) >= 2, task
-        assert len({p.greeting for _, p in cases}) >= 2 * len(voices) - 1, task
+        tones = {p.tone for _, p in cases}
+        assert tones == set(retail_character(task).voices), task
+        assert {p.greeting for _, p in cases} == {g for t in tones for g in GREETINGS[t]}, task
 
 
 def test_an_exchange_is_refused_as_often_whatever_the_product(
