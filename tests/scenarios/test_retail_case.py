@@ -65,7 +65,8 @@ def test_a_case_does_not_depend_on_hash_order() -> None:
         "from novamart.scenarios.retail_customer import case, opening\n"
         "for f in ('retail_exchange', 'retail_compound'):\n"
         "    t, p = case(f, 2)\n"
-        "    print(t.world.digest(), t.final.digest(), t.signature(), opening(p))"
+        "    print(t.world.digest(), t.final.digest(), t.signature(), opening(p))\n"
+        "    print(p.tone, p.greeting, p.identify_by, p.order_numbers, p.other, p.wishes)"
     )
     outputs = set()
     for hash_seed in ("5", "4242"):
