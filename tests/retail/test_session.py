@@ -10,10 +10,12 @@ import pytest
 
 from novamart.retail import tools
 from novamart.retail.session import RetailSession
-from novamart.scenarios.retail_customer import case
+from novamart.scenarios.retail_character import retail_character
+from novamart.scenarios.retail_customer import case, opening
 from novamart.scenarios.retail_requests import Request, settle
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import RETAIL_TASKS, RETAIL_TOOLS, Mode
+from novamart.server.environment import NovamartEnvironment
 
 
 def session(task: str = "retail_return", seed: int = 3, mode: Mode = "guided") -> RetailSession:
@@ -223,3 +225,18 @@ def test_the_task_registry_lists_the_tools_the_rulebook_generates() -> None:
     rulebook = retail_kernel().rulebook
     assert tools.offered(rulebook, "guided") == RETAIL_TOOLS
     assert all(spec.tools == RETAIL_TOOLS for spec in RETAIL_TASKS.values())
+
+
+@pytest.mark.parametrize("task", RETAIL_TASKS)
+def test_a_reset_plays_the_tasks_character(task: str) -> None:
+    """Through the environment, a retail reset's customer is its task's character's: the
+    opening is ``case(task, seed)``'s, in a voice the character draws."""
+    env = NovamartEnvironment()
+    voices = retail_character(task).voices
+    tones = set()
+    for seed in range(12):
+        observation = env.reset(seed=seed, task=task)
+        p = case(task, seed)[1]
+        assert observation.issue_description == opening(p)
+        tones.add(p.tone)
+    assert tones <= set(voices) and len(tones) >= 2
