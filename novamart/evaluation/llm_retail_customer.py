@@ -42,6 +42,7 @@ from novamart.evaluation.llm_customer import (
 )
 from novamart.kernel import events
 from novamart.scenarios import retail_customer as scripted
+from novamart.scenarios.retail_character import OrderNumbers
 from novamart.scenarios.retail_customer import METHOD_WORDS, REASONS, Profile, Talk
 from novamart.scenarios.retail_world import World, retail_kernel
 from novamart.tools.confirmation import says
@@ -139,7 +140,7 @@ def system_prompt(p: Profile) -> str:
     return "\n".join(lines)
 
 
-ORDER_NUMBERS = {
+ORDER_NUMBERS: dict[OrderNumbers, str] = {
     "when asked": "Give the order numbers of what you want only when asked.",
     "volunteers": "When you give who you are, give the order numbers of what you want too.",
     "unknown": "You do not know your order numbers: asked, say so and let the agent find them "
