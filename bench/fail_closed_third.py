@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from novamart.agents.base import Script, call
 from novamart.agents.oracle import OracleAgent
 from novamart.episode import Episode
 from novamart.kernel import Grant
@@ -711,11 +712,18 @@ class Played:
 
 
 class Closer(OracleAgent):
-    """The oracle, whose closing goes through ``edit`` (None: the closing as it is)."""
+    """The oracle, whose closing goes through ``edit`` (None: the closing as it is), and
+    which first sends ``opening`` (when given) before any tool runs."""
 
-    def __init__(self, edit: Edit | None = None) -> None:
+    def __init__(self, edit: Edit | None = None, opening: str | None = None) -> None:
         super().__init__()
         self.edit = edit
+        self.opening = opening
+
+    def script(self, first: NovamartObservation, episode: Episode | None) -> Script:
+        if self.opening is not None:
+            yield call("respond_to_customer", message=self.opening)
+        yield from super().script(first, episode)
 
     def closing(self, episode: Episode, first: NovamartObservation, best: Grant) -> str:
         text = super().closing(episode, first, best)
@@ -729,18 +737,21 @@ def play(
     variant: int | None,
     seed: int,
     edit: Edit | None = None,
+    opening: str | None = None,
 ) -> Played:
-    """The oracle's episode with its closing edited: its final score and grader notes."""
+    """The oracle's episode with its closing edited (and ``opening`` sent first): its final
+    score and grader notes; ``sent`` is the first message (the opening when there is one,
+    else the closing)."""
     obs = env.reset(seed=seed, task=task, mode=mode, policy_variant=variant)
     episode = env.episode
     assert isinstance(episode, Episode)
-    agent = Closer(edit)
+    agent = Closer(edit, opening)
     agent.start(obs, episode)
     sent = ""
     while not obs.done:
         action = agent.act(obs)
-        if action.tool_name == "respond_to_customer":
-            sent = action.arguments["message"]
+        if action.tool_name == "respond_to_customer" and not sent:
+            sent = action.arguments["message"]  # (not a follow-up to the customer's answer)
         obs = env.step(action)
     assert obs.final_score is not None
     return Played(float(obs.final_score), episode, sent, dict(obs.grader_notes))
@@ -799,6 +810,12 @@ class Harness:
     voices: tuple[str, ...] = tuple(sorted(VOICES))
     dress: Dress = voiced
     place: Place = insert
+    early: frozenset[str] = frozenset()
+    """Classes whose block is put into ``OPENING`` and sent before any tool runs (a claim
+    made before anything established it), instead of into the closing."""
+
+
+OPENING = "Hi, thanks for getting in touch. Let me look into this for you."
 
 
 def run_class(
@@ -823,8 +840,12 @@ def run_class(
                 continue
             voice = voices[(n * SEEDS_PER_SETTING + j + index) % len(voices)]
             voice, block = harness.dress(made[0], voice, rng)
-            message = harness.place(base.sent, block, rng)
-            played = play(env, task, mode, variant, seed, lambda t, e, m=message: m)
+            if name in harness.early:
+                message = harness.place(OPENING, block, rng)
+                played = play(env, task, mode, variant, seed, opening=message)
+            else:
+                message = harness.place(base.sent, block, rng)
+                played = play(env, task, mode, variant, seed, lambda t, e, m=message: m)
             assert played.sent == message
             cases.append(
                 Case(

@@ -19,8 +19,10 @@ the talk; what it would say is the turn's brief to the model. So:
 
 The model sees the customer's profile (name, email, zip, its orders as it knows them, its
 wishes as ``describe`` puts them with the reasons it gives when asked, its change of mind,
-the other customer's order it may ask about), a tone, and the conversation from the customer's
-side (its lines as the assistant). Each request carries the case's seed.
+the other customer's order it may ask about, whether it knows its order numbers), the tone
+of the voice its task's character drew (novamart.scenarios.retail_character), and the
+conversation from the customer's side (its lines as the assistant). Each request carries the
+case's seed.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from novamart.evaluation.llm_customer import (
 )
 from novamart.kernel import events
 from novamart.scenarios import retail_customer as scripted
+from novamart.scenarios.retail_character import OrderNumbers
 from novamart.scenarios.retail_customer import METHOD_WORDS, Profile, Talk
 from novamart.scenarios.retail_world import World, retail_kernel
 from novamart.tools.confirmation import says
@@ -49,21 +52,18 @@ class LLMRetailCustomer:
     """A retail customer (novamart.scenarios.retail_customer.RetailCustomer) whose words come
     from a chat model and whose state is the deterministic customer's."""
 
-    def __init__(self, model: ChatModel, tone: str = "polite") -> None:
-        if tone not in TONES:
-            raise ValueError(f"no tone {tone!r} (tones: {', '.join(TONES)})")
+    def __init__(self, model: ChatModel) -> None:
         self.model = model
-        self.tone = tone
 
     @classmethod
     def from_environ(
-        cls, environ: Mapping[str, str] = os.environ, tone: str = "polite", **overrides: Any
+        cls, environ: Mapping[str, str] = os.environ, **overrides: Any
     ) -> LLMRetailCustomer:
         """Configured by CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME and CUSTOMER_API_KEY
         (``overrides``, e.g. ``model=``, win); MissingApiKey, before anything is sent, when no
         key is set."""
         settings = LLMSettings.from_environ(environ, CUSTOMER_VARIABLES, **overrides)
-        return cls(ChatModel(settings, variables=CUSTOMER_VARIABLES), tone)
+        return cls(ChatModel(settings, variables=CUSTOMER_VARIABLES))
 
     def reply(self, p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
         if talk.closed:
@@ -73,7 +73,7 @@ class LLMRetailCustomer:
         messages = [
             {
                 "role": "system",
-                "content": f"{system_prompt(p, self.tone)}\n\n{_brief(p, after, planned)}",
+                "content": f"{system_prompt(p)}\n\n{_brief(p, after, planned)}",
             },
             {"role": "assistant", "content": scripted.opening(p)},
         ]
@@ -93,11 +93,12 @@ class LLMRetailCustomer:
         return replace(after, said=(*talk.said, (agent, text))), text
 
 
-def system_prompt(p: Profile, tone: str) -> str:
-    """The customer's brief: who it is, what it has and wants, how it behaves, the stop
-    contract and the rule of the yes."""
+def system_prompt(p: Profile) -> str:
+    """The customer's brief: who it is, what it has and wants, how it behaves (its voice's
+    tone), the stop contract and the rule of the yes."""
     c = p.customer
     asked = "email" if p.identify_by == "email" else "name and zip code"
+    known = p.order_numbers != "unknown"
     lines = [
         f"You are {c.name}, a NovaMart customer, chatting with a support agent. Write only the "
         "customer's next message: one to three sentences, no stage directions.",
@@ -107,8 +108,9 @@ def system_prompt(p: Profile, tone: str) -> str:
         + "; ".join(f"{METHOD_WORDS[m.method]} {m.payment_id}" for m in c.payments)
         + ".",
         "Your orders:",
-        *(f"- {_order(p.world, o.order_id, p)}" for o in c.orders),
-        "What you want, in this order (the order numbers only when asked):",
+        *(f"- {_order(p.world, o.order_id, p, known)}" for o in c.orders),
+        ORDER_NUMBERS[p.order_numbers],
+        "What you want, in this order:",
     ]
     for number, wish in enumerate(p.wishes, 1):
         lines.append(f"{number}. {scripted.describe(p.world, wish.request)}.")
@@ -126,7 +128,7 @@ def system_prompt(p: Profile, tone: str) -> str:
             "will be told when)."
         )
     lines += [
-        TONES[tone],
+        TONES[p.tone],
         "Answer the agent's questions from these facts only; never invent ids, amounts or "
         "other facts.",
         "Never agree to an action in words of your own: agree only when a note below gives you "
@@ -137,15 +139,25 @@ def system_prompt(p: Profile, tone: str) -> str:
     return "\n".join(lines)
 
 
-def _order(world: World, order_id: str, p: Profile) -> str:
+ORDER_NUMBERS: dict[OrderNumbers, str] = {
+    "when asked": "Give the order numbers of what you want only when asked.",
+    "volunteers": "When you give who you are, give the order numbers of what you want too.",
+    "unknown": "You do not know your order numbers: asked, say so and let the agent find them "
+    "on your account.",
+}
+"""The customer's habit with its order numbers (its character's ``order_numbers``)."""
+
+
+def _order(world: World, order_id: str, p: Profile, numbered: bool) -> str:
     order = p.customer.order(order_id)
     paid = p.customer.payment(order.paid_with)
     items = ", ".join(
         f"{world.product(i.product_id).name} ({world.variant(i.variant_id).label()}) ${i.price:.2f}"
         for i in order.items
     )
+    number = f"order {order.order_id}" if numbered else "an order"
     return (
-        f"order {order.order_id}, {order.status}, to {order.address}, paid with "
+        f"{number}, {order.status}, to {order.address}, paid with "
         f"{METHOD_WORDS[paid.method]} {paid.payment_id}: {items}"
     )
 

@@ -52,7 +52,7 @@ from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.examples import failures_as_issues, run_examples
 from novamart.kernel.facts import Facts, FactSchema
 from novamart.kernel.money import cents, percent_of
-from novamart.kernel.outcomes import KernelOutcomes
+from novamart.kernel.outcomes import Decided, KernelOutcomes
 from novamart.kernel.recent import RecentlyUsed
 from novamart.kernel.rulebook import (
     DEFAULT_RULES_DIR,
@@ -136,9 +136,7 @@ class CompiledRulebook:
             p.name: self._verdict(p, facts, statuses, granted, open_)
             for p in self.rulebook.policies.values()
         }
-        overriding = [
-            p for p in self.rulebook.policies.values() if p.overrides and p.name in granted
-        ]
+        overriding = self._overriding(granted)
         if overriding:
             granted = {p.name for p in overriding}
             verdicts = {
@@ -163,10 +161,33 @@ class CompiledRulebook:
             optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
         )
 
+    def granted(self, facts: Facts) -> frozenset[str]:
+        """The resolutions some policy grants on ``facts`` (an overriding policy setting the
+        others aside): what ``decide(facts).eligible`` holds, without the verdicts, reasons
+        and amounts, for a caller that needs only whether a call would be granted."""
+        _, granted, _ = self._engine_run(self.rulebook.facts.check(facts))[0]
+        overriding = self._overriding(granted)
+        policies = overriding or [p for p in self.rulebook.policies.values() if p.name in granted]
+        return frozenset(g.resolution for p in policies for g in p.grants)
+
+    def _overriding(self, granted: frozenset[str]) -> list[Policy]:
+        """The granting policies that set the others aside."""
+        return [p for p in self.rulebook.policies.values() if p.overrides and p.name in granted]
+
     def _derive(self, facts: Facts) -> Derived:
         """The engine's run on ``facts``, or one it made on facts it cannot tell apart from
         them (ENGINE_RUNS): cases alike in every test's outcome share it, whatever their days,
         amounts or ids; reasons and amounts are filled in from the facts themselves."""
+        (statuses, granted, open_), decided = self._engine_run(facts)
+        return (
+            statuses | {(policy, name): status for policy, name, status in decided},
+            granted,
+            open_,
+        )
+
+    def _engine_run(self, facts: Facts) -> tuple[Derived, Decided]:
+        """The engine's run that ``facts`` share (its own statuses only), and the outcomes of
+        the conditions the kernel evaluated."""
         outcomes = []
         for test in self._tests:
             record = facts.record(test.kind)
@@ -179,12 +200,7 @@ class CompiledRulebook:
         decided = self._kernel.decided(facts)
         told = self._kernel.canonical(decided)
         key = (self._shape, tuple(tested), tuple(outcomes), told)
-        statuses, granted, open_ = ENGINE_RUNS.get(key, lambda: self._run(tested, told))
-        return (
-            statuses | {(policy, name): status for policy, name, status in decided},
-            granted,
-            open_,
-        )
+        return ENGINE_RUNS.get(key, lambda: self._run(tested, told)), decided
 
     def _run(self, tested: dict[str, dict[str, Any]], decided: tuple = ()) -> Derived:
         """An engine run on the facts the engine tests, and the outcomes of the conditions
@@ -440,6 +456,9 @@ class PolicyKernel:
 
     def decide(self, facts: Facts) -> Decision:
         return self._active.decide(facts)
+
+    def granted(self, facts: Facts) -> frozenset[str]:
+        return self._active.granted(facts)
 
     def snapshot(self) -> CompiledRulebook:
         """The current version, to pin: an episode keeps deciding on the version it

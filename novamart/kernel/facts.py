@@ -110,10 +110,16 @@ class KindSpec(_Spec):
 
     revealed_by: Name | None
     many: bool = False
+    finding: bool = False
+    """A check's result (a technician's finding): only its tool can say it, so a message
+    stating it before the tool ran claims the check itself (the customer may report a
+    symptom, never the result)."""
     fields: dict[Name, FieldSpec]
 
     @model_validator(mode="after")
     def _one_id(self) -> KindSpec:
+        if self.finding and self.revealed_by is None:
+            raise ValueError("a finding (finding: true) is revealed by its check's tool")
         ids = [n for n, f in self.fields.items() if f.type == "id"]
         if self.many and not ids:
             raise ValueError(
@@ -159,7 +165,7 @@ class FactRecord(Mapping[str, Any]):
             self._fields: dict[str, Any] = fields._fields
             self._hash = fields._hash
         else:
-            self._fields = dict(sorted((k, v) for k, v in fields.items() if v is not None))
+            self._fields = {k: fields[k] for k in sorted(fields) if fields[k] is not None}
 
     def __getitem__(self, field: str) -> Any:
         return self._fields[field]
@@ -369,6 +375,31 @@ class FactSchema(BaseModel):
         facts._checked = self
         return facts
 
+    def updated(self, facts: Facts, kinds: Mapping[str, Any]) -> Facts:
+        """``facts`` with the kinds of ``kinds`` (untyped, as ``validate`` takes them) put in
+        their place, checked: what validating the whole would give, but when this schema
+        checked ``facts`` already only the kinds given are validated again (a call's request
+        on a case: the request and the members it selects)."""
+        if facts._checked is not self:
+            return self.validate({**facts.as_dict(), **kinds})
+        checked = self._model.model_validate(kinds)
+        merged: dict[str, Any] = {**facts._kinds, **facts._many}
+        for kind in kinds:
+            value = getattr(checked, kind)
+            if value is None:
+                merged.pop(kind, None)
+            elif self.kinds[kind].many:
+                members = value if isinstance(value, list) else [value]
+                merged[kind] = [m.model_dump() for m in members]
+            elif value:
+                merged[kind] = value.model_dump()
+            else:
+                merged.pop(kind, None)
+        result = Facts(**merged)
+        self._check_links(result)
+        result._checked = self
+        return result
+
     def check(self, facts: Facts) -> Facts:
         """``facts`` built in code, checked the same way (and defaults filled in); facts this
         schema checked already are returned as they are (checking them again changes nothing)."""
@@ -396,13 +427,14 @@ class FactSchema(BaseModel):
                 _link_error(kind, id_field, value, f"{first}.{id_field} {first_value!r}")
         for kind, members in facts.collections().items():
             spec = self.kinds[kind]
-            keys = [m.get(spec.id_field) for m in members]
+            id_field, references = spec.id_field, spec.references
+            keys = [m.get(id_field) for m in members]
             if len(set(keys)) != len(keys):
                 index = next(i for i, k in enumerate(keys) if keys.index(k) != i)
                 other = "another of its kind (ids are unique)"
-                _link_error(kind, spec.id_field, keys[index], other, index)
+                _link_error(kind, id_field, keys[index], other, index)
             for index, member in enumerate(members):
-                for ref in spec.references:
+                for ref in references:
                     if ref in seen and member.get(ref) != seen[ref][1]:
                         first, first_value = seen[ref]
                         other = f"{first}.{ref} {first_value!r}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -63,7 +63,7 @@ def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1)
     declared = rulebook.declared.get(call.resolution)
     if declared is None:
         raise ArgumentError(f"unknown resolution {call.resolution!r}")
-    raw = {k: list(v) if isinstance(v, list) else v for k, v in facts.as_dict().items()}
+    raw: dict[str, Any] = {}
     request: dict[str, Any] = {"request_id": f"R{number}", "resolution": call.resolution}
     chosen: list[str] = []
     for name, spec in declared.arguments.items():
@@ -80,9 +80,9 @@ def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1)
     if declared.selects is not None:
         key = rulebook.facts.kinds[declared.selects].id_field
         raw[declared.selects] = [
-            {**m, SELECTED: m[key] in chosen} for m in raw.get(declared.selects, [])
+            {**m, SELECTED: m[key] in chosen} for m in facts.collection(declared.selects) or ()
         ]
-    return rulebook.facts.validate(raw)
+    return rulebook.facts.updated(facts, raw)
 
 
 def _argument(name: str, spec: ArgumentSpec, value: Any, ids: list[str]) -> Any:
@@ -166,6 +166,24 @@ def decide_call(rules: Decider, state: Facts, call: Call, number: int = 1) -> tu
         facts=facts,
     )
     return outcome, state
+
+
+class Granting(Decider, Protocol):
+    """A decider that also tells the resolutions granted alone (``CompiledRulebook.granted``)."""
+
+    def granted(self, facts: Facts) -> frozenset[str]: ...
+
+
+def granted_status(rules: Granting, state: Facts, call: Call, number: int = 1) -> Status | None:
+    """``decide_call(rules, state, call)``'s status when the grants alone tell it (carried
+    out: the resolution is granted; declined: a declining one is), without the decision's
+    verdicts and reasons; None when neither (refused or undetermined: ``decide_call`` tells
+    which, and why). For a caller that tries many calls and keeps one."""
+    resolutions = rules.granted(request_facts(rules.rulebook, state, call, number))
+    if call.resolution in resolutions:
+        return "carried out"
+    declared = rules.rulebook.declared
+    return "declined" if any(declared[r].declines for r in resolutions) else None
 
 
 def carried_out(rulebook: Rulebook, state: Facts, call: Call, number: int = 1) -> Facts:

@@ -49,6 +49,11 @@ class FactClaim:
     hedged: bool = False
     """As ResolutionClaim.hedged."""
 
+    @property
+    def kind(self) -> str:
+        """The fact kind the claim is about ("defect_check" of "defect_check.verified")."""
+        return self.ref.split(".", 1)[0]
+
     def negated(self) -> FactClaim | None:
         """The claim with its polarity reversed (None when that says nothing definite)."""
         if self.op == APPROX:

@@ -116,7 +116,7 @@ CUES = (
     | REVIEW
     | EXTEND
     | POINTS
-    | {"free", "off", "on", "no", "%", "percent"}
+    | {"free", "off", "on", "no", "%", "percent", "wrong"}
 )
 """A clause with none of these words (and no amount) has no consequential shape: most
 clauses are ruled out by one set comparison."""
@@ -381,9 +381,47 @@ def sought(lemmas: list[str], i: int) -> bool:
     return (k > 0 and before[k - 1] in SEARCH) or (k > 1 and before[k - 2] in SEARCH)
 
 
+PREDICATING = lemmaset("have be")
+COMPOUNDS = lemmaset(
+    "policy window claim check test report return warranty coverage rate process form team "
+    "department case rule"
+)
+"""After a fault noun: the noun it modifies ("our defect policy", "a fault report"), not a
+fault the item has."""
+BETWEEN = 3
+"""The words a fault noun may stand from its verb ("has a hardware fault", "is a genuine
+manufacturing defect")."""
+NOT_BETWEEN = lemmaset("for to of with under in on about if whether")
+BLAMED = frozenset({"your", "my", "our", "his", "her", "their", "anyone's", "nobody's"})
+
+
+def fault_predicated(clause: Clause) -> int | None:
+    """Where the clause says the item has or is a fault ("your NovaPhone has a hardware
+    fault", "it's a genuine defect", "there's nothing wrong with it": a finding its negation
+    turns), or None: not the customer's or the store's own ("you have a defect policy"),
+    not what a check looks for ("it was checked for a defect"), not a noun's modifier, not
+    blame ("this is not your fault")."""
+    lemmas, words = clause.lemmas, clause.words
+    for i, w in enumerate(lemmas):
+        if w not in PREDICATING or not AGENT.isdisjoint(words[:i]) or "you" in words[:i]:
+            continue
+        for j in range(i + 1, min(i + 2 + BETWEEN, len(lemmas))):
+            if lemmas[j] in NOT_BETWEEN or lemmas[j] in SEARCH or lemmas[j] in FINDING:
+                break
+            after = lemmas[j + 1 : j + 2]
+            fault = lemmas[j] in FAULT_OF_THE_CHECK and not (after and after[0] in COMPOUNDS)
+            if fault and (words[j - 1] in BLAMED or after == ["of"]):
+                break  # "this is not your fault", "no fault of yours": blame, no finding
+            if fault or (lemmas[j] == "wrong" and after == ["with"]):
+                return i
+    return None
+
+
 def _finding(clause: Clause, found: Targets) -> Consequence | None:
     """A finding about the item or the case (a fault, a test result, a review)."""
     vocabulary, lemmas = clause.vocabulary, clause.lemmas
+    if found.fault and (at := fault_predicated(clause)) is not None:
+        return Consequence("fact", found.fault, at=at)
     verb = next((i for i, w in enumerate(lemmas) if w in FINDING), None)
     faults = [w for i, w in enumerate(lemmas) if w in FAULT and not sought(lemmas, i)]
     if faults and (verb is not None or not vocabulary.isdisjoint(RESULT)):

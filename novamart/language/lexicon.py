@@ -121,6 +121,8 @@ class Lexicon:
                     anchors = tuple(phrase_lemmas(w) for w in f.says)
                     quantities.append(Quantity(ref, words, anchors, unit))
         self.facts = _index(bools)
+        self.findings = frozenset(k for k, spec in rulebook.facts.kinds.items() if spec.finding)
+        """The kinds that are a check's result (rules/facts.yaml ``finding``)."""
         self.choices = choices
         self.counts = [q for q in quantities if q.unit]
         self.money = [q for q in quantities if not q.unit]

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, methodcaller
+from types import ModuleType
 from typing import TypeVar
 
 from novamart.language.claims import (
@@ -91,6 +93,7 @@ from novamart.language.stake import (
     stake,
     status_lead,
     status_value,
+    visit,
 )
 from novamart.language.text import (
     COMMA_LINKS,
@@ -105,10 +108,11 @@ from novamart.language.text import (
     lemmaset,
     wordset,
 )
+from novamart.language.typos import Typos
 
 Modality = str  # done, will, can, offer, stated, or why there is no claim (see NO_CLAIM)
 NO_CLAIM = wordset(
-    "conditional hypothetical question wish generic topic quoted none unreadable presupposed"
+    "conditional hypothetical question wish generic topic quoted none unreadable presupposed theirs"
 )
 CLAIMING = wordset("done will can offer stated presupposed")
 """Modalities under which a clause claims something (presupposed: a question that takes
@@ -348,7 +352,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     reading is immutable and depends on nothing else, so the same message (agents in an
     evaluation, a GRPO group's repeated replies) is read once."""
     vocabulary = known_words(lexicon)
-    written = clauses(text, vocabulary.knows)
+    written = clauses(text, vocabulary.knows, vocabulary.typos.respelt)
     parsed = [unframed(c) for c in written]  # "it's not as if ...": read what it governs
     conditional = {c.segment for c in parsed if _conditional(c)}
     foreign = _foreign(parsed, vocabulary)
@@ -385,6 +389,12 @@ def read(text: str, lexicon: Lexicon) -> Reading:
                 facts.append(claim)
             else:
                 unverifiable.append(claim)
+    theirs = {items[k].clause.text for k in range(len(items)) if _theirs(items, k)}
+    if theirs:  # the customer's own report of a check's result is no finding of the store's
+        facts = [f for f in facts if not (f.clause in theirs and f.kind in lexicon.findings)]
+        unverifiable = [
+            u for u in unverifiable if not (u.clause in theirs and u.what == FINDING_NOTE)
+        ]
     return Reading(
         resolutions=_distinct_resolutions(iter(resolutions)),
         facts=tuple(dict.fromkeys(facts)),
@@ -448,6 +458,9 @@ class KnownWords:
     lemmas: frozenset[str]
     english: frozenset[str]
     """With the common English words: what the language sieve counts as English."""
+    typos: Typos
+    """The reader's own words (the lexicon's phrases, the word lists its claims are read by),
+    not the common ones: what a typo may be read as."""
 
     def knows(self, word: str) -> bool:
         return len(word) > 2 and lemma(word) in self.lemmas
@@ -456,24 +469,40 @@ class KnownWords:
 @functools.lru_cache(maxsize=64)
 def known_words(lexicon: Lexicon) -> KnownWords:
     """The lexicon's phrases and counted fields' words, and every word list of the reader
-    and of its shapes (novamart.language.consequence)."""
+    and of its shapes (novamart.language.consequence); for typos, the claim words of every
+    other reading module, and all their words as words that are no typo."""
     from novamart.language import consequence as shapes
+    from novamart.language import courtesy as courteous
+    from novamart.language import coverage as covering
+    from novamart.language import frames as framing
+    from novamart.language import secrets as asking
+    from novamart.language import stake as stakes
 
     phrases = [p.lemmas for index in (lexicon.resolutions, lexicon.facts) for b in index.values()
                for p in b]  # fmt: skip
     words = {w for phrase in phrases for w in phrase}
     words |= {w for q in lexicon.counts + lexicon.money for anchor in q.words for w in anchor}
-    for module in (globals(), vars(shapes)):
-        words |= {
-            w
-            for value in module.values()
-            if isinstance(value, frozenset)
-            for w in value
-            if isinstance(w, str) and w.isalpha()
-        }
-    words |= {lemma(w) for w in words} | {lemma(w) for w in COMMON_ENGLISH}
-    words |= set(shapes.REVERSAL) | set(UNITS) | {f"{u}s" for u in UNITS}
-    return KnownWords(frozenset(words), frozenset(words | COMMON_ENGLISH))
+    for module in (sys.modules[__name__], shapes):
+        words |= _word_lists(module)
+    common = {lemma(w) for w in COMMON_ENGLISH}
+    words |= {lemma(w) for w in words} | set(shapes.REVERSAL)
+    claims = words | {lemma(w) for module in (stakes, covering) for w in _word_lists(module)}
+    words |= common | set(UNITS) | {f"{u}s" for u in UNITS}
+    known = frozenset(words)
+    spoken = {lemma(w) for m in (courteous, framing, asking) for w in _word_lists(m)}
+    typos = Typos(known | claims | spoken, claims - common)  # ("stop complaining" is rude)
+    return KnownWords(known, known | COMMON_ENGLISH, typos)
+
+
+def _word_lists(module: ModuleType) -> set[str]:
+    """The words of a module's word lists (its frozensets of words)."""
+    return {
+        w
+        for value in vars(module).values()
+        if isinstance(value, frozenset)
+        for w in value
+        if isinstance(w, str) and w.isalpha()
+    }
 
 
 def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
@@ -582,6 +611,51 @@ def _customers_words(clause: Clause, before: list[_Read]) -> bool:
         w in ("you", "your") and not QUOTING.union(THEIR_WORDS).isdisjoint(lemmas[i + 1 : i + 4])
         for i, w in enumerate(lemmas)
     )
+
+
+REPORTING_TO_US = lemmaset("say tell mention describe explain report note write")
+"""What the customer did in their message ("as you described", "you told us")."""
+STORE_PARTY = wordset("i we our us")
+
+
+def _theirs(items: list[_Read], k: int) -> bool:
+    """Whether the clause restates the customer's own report ("you told us it won't
+    charge", "as you described, the unit is faulty", "according to you, it's defective"):
+    what the customer says of their item is theirs, not a check's finding. Not when the
+    store speaks in it ("as you said, our check found a fault")."""
+    clause = items[k].clause
+    if not STORE_PARTY.isdisjoint(clause.words):
+        return False
+    if _reported_by_customer(clause.words, clause.lemmas):
+        return True
+    lead = items[k - 1].clause if k else None  # "..., as you described, the unit is faulty"
+    if lead is None or lead.sentence != clause.sentence:
+        return False
+    return _reported_by_customer(lead.words[-LEAD_WORDS:], lead.lemmas[-LEAD_WORDS:])
+
+
+LEAD_WORDS = 5
+"""The words at the end of a clause read as a lead-in to the next ("..., as you said,")."""
+
+
+def _reported_by_customer(words: list[str], lemmas: list[str]) -> bool:
+    for i, w in enumerate(words):
+        if w in YOU and i + 1 < len(words):
+            verb = i + 2 if words[i + 1] in ("have", "had", "'ve") else i + 1
+            said = lemmas[verb] in REPORTING_TO_US if verb < len(words) else False
+            if said and (i == 0 or words[i - 1] in ("as", "what", "that")):
+                return True  # "you told us", "as you said", "from what you describe"
+        if (
+            w == "according"
+            and words[i + 1 : i + 2] == ["to"]
+            and words[i + 2 : i + 3] in ([y] for y in YOU)
+        ):
+            return True
+    return False
+
+
+YOU = wordset("you u")
+"""The customer as texted ("as u described")."""
 
 
 LEAD_IN_ADDRESS = frozenset({"you", "your", "offer"})
@@ -1573,8 +1647,8 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         (item.modality in CLAIMING or has_verb(clause.words))
         and logistics(clause)
         and not _clause_negated(clause)
-    ):
-        return [UnverifiableClaim(LOGISTICS_NOTE, text)]  # "a courier will collect it"
+    ) or _visits(items, k):  # "a courier will collect it", "a technician will come by Friday"
+        return [UnverifiableClaim(LOGISTICS_NOTE, text)]
     if _wished(clause) and item.modality != "presupposed":
         return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):
@@ -1612,6 +1686,28 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         if anchor is not None:
             found = Consequence("resolution", anchor)
     return _resolve(item, found, text)
+
+
+PARTY_PRONOUNS = wordset("he she they who")
+
+
+def _visits(items: list[_Read], k: int) -> bool:
+    """ "A technician will come by on Friday", "a courier will pick it up tomorrow": someone
+    of the store visits, collects or calls (novamart.language.stake.visit), which no tool
+    does; not when who does it is a resolution's own party ("a manager will call you
+    tomorrow", "I've passed it to my manager, and she'll call you": the escalation, read by
+    its words), nor when the clause denies it."""
+    item = items[k]
+    clause = item.clause
+    if item.modality not in CLAIMING and not has_verb(clause.words):
+        return False
+    verb = visit(clause)
+    if verb is None or _clause_negated(clause):
+        return False
+    if any(m.resolution and m.start < verb for m in item.mentions):
+        return False  # the resolution's party does it
+    subject = PARTY_PRONOUNS.isdisjoint(clause.words[:verb])
+    return subject or _anchor(items, k) is None
 
 
 def _introduces_a_record(items: list[_Read], k: int) -> bool:
@@ -1668,7 +1764,10 @@ STATUS_NOTE = "a status the record does not show"
 OUTCOME_NOTE = "an outcome for the customer that names nothing the record shows"
 AMOUNT_NOTE = "an amount of nothing the record shows"
 OFF_ROUTE_NOTE = "money back by a route no tool takes"
-LOGISTICS_NOTE = "a pickup or return label, which no tool of the record arranges"
+LOGISTICS_NOTE = (
+    "a pickup, a visit, a delivery, a call at a time or a return label, which no tool of the "
+    "record arranges"
+)
 INTENDED = frozenset({"will", "can", "offer"})
 """Modalities under which a finding is an intention ("I'll have it tested"), not a report."""
 

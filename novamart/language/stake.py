@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from novamart.language import consequence
-from novamart.language.consequence import FAULT, MONEY, ROUTE, money_noun
+from novamart.language.consequence import FAULT, MONEY, NOT_A_SUBJECT, ROUTE, money_noun
 from novamart.language.text import Clause, lemma, wordset
 
 CLOSED = wordset("not no a an the")
@@ -731,7 +731,8 @@ def paid(clause: Clause) -> bool:
     return words[0] in TOPICS or _any(clause, PAID) or echoed
 
 
-LOGISTICS = lemmaset("courier pickup collection dropoff")
+LOGISTICS = lemmaset("courier pickup collection dropoff box mailer envelope prepaid")
+"""A pickup, or what the item is sent back in ("we'll send you a box to ship it back in")."""
 LABELLED = wordset("return shipping prepaid postage")
 """Before "label": a label to send the item with, not paperwork ("a prepaid return label")."""
 DISPATCH = ARRANGE | lemmaset("schedule email mail send print generate")
@@ -756,6 +757,54 @@ def logistics(clause: Clause, key: Clause | None = None) -> bool:
         return False
     verb = next(i for i, w in enumerate(lemmas) if w in DISPATCH)
     return CUSTOMER.isdisjoint(words[:verb])
+
+
+VISITS = lemmaset("collect visit repair install fetch grab")
+"""What someone does at the customer's place or with their item ("a driver will collect it",
+"an engineer will visit you", "we'll repair it"): an action of value no tool takes (a new
+unit delivered is the exchange, read by its words)."""
+PARTICLES = {
+    lemma("pick"): wordset("up"),
+    lemma("come"): wordset("by round over out around"),
+    lemma("swing"): wordset("by round"),
+    lemma("stop"): wordset("by"),
+    lemma("pop"): wordset("by round over"),
+}
+"""Verbs of a visit with their particle ("pick it up", "come by", "drop off")."""
+CALLS = lemmaset("call phone ring")
+TIMES = wordset(
+    "today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday morning "
+    "afternoon evening weekend week weeks hour hours day days shortly soon noon midday asap"
+)
+"""When a call is promised for ("this afternoon", "first thing tomorrow"): a call-back with
+a time is an appointment, "I'll get back to you" only an answer."""
+IMPERATIVE = wordset("please just kindly simply feel free to do go ahead")
+
+
+def visit(clause: Clause) -> int | None:
+    """Whether the clause has someone of the store visit, collect, deliver or repair for the
+    customer ("a courier will pick it up tomorrow", "a technician will come by on Friday",
+    "our driver will swing by to grab the parcel"), or call them at a time ("a specialist
+    will phone you first thing tomorrow"): an action of value that no tool of the record
+    takes. Not the customer's own doing ("you can drop it off at any store"), an
+    imperative ("please call us tomorrow") or a call the customer makes ("call us"). The
+    verb's position, or None."""
+    lemmas, words = clause.lemmas, clause.words
+    timed = not TIMES.isdisjoint(words)
+    for i, w in enumerate(lemmas):
+        after = words[i + 1 : i + 4]
+        acts = w in VISITS or (w in PARTICLES and not PARTICLES[w].isdisjoint(after))
+        calls = w in CALLS and timed and after[:1] in (["you"], ["u"], ["back"])
+        if not (acts or calls) or after[:1] in (["us"], ["me"]):
+            continue
+        if not CUSTOMER.isdisjoint(words[:i]):
+            continue  # the customer's own doing
+        if any(
+            b.isalpha() and m not in NOT_A_SUBJECT and b not in IMPERATIVE
+            for b, m in zip(words[:i], lemmas[:i], strict=True)
+        ):
+            return i  # someone does it: "a courier", "our team", "we", "it" (passive)
+    return None
 
 
 def paperwork(clause: Clause) -> bool:
@@ -783,6 +832,10 @@ def status_value(clause: Clause) -> bool:
     read after its label ("Status: unopened" names no standing)."""
     lemmas = clause.lemmas
     start = max((i + 1 for i, w in enumerate(lemmas) if w == ":"), default=0)
+    if clause.words[start : start + 1] == ["you"] and set(clause.words[start + 1 : start + 2]) <= (
+        CUSTOMER_OPTIONS
+    ):  # "Note: you can drop it off at any store": the customer's option, no status
+        return False
     told = set(lemmas[start:])
     return not told.isdisjoint(STATUS_VALUES | STANDING | MEMBERS) or _giving(clause)
 

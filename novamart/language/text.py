@@ -21,7 +21,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Literal, NamedTuple
 
-from novamart.language.unveil import fold_scripts, unveil
+from novamart.language.unveil import Respell, fold_scripts, unveil
 
 TokenKind = Literal["word", "number", "money", "id", "punct"]
 
@@ -455,15 +455,20 @@ def _kidding_at(words: list[str], tokens: list[Token], i: int) -> int:
     return len(marker)
 
 
-def clauses(text: str, known: Callable[[str], bool] | None = None) -> list[Clause]:
+def clauses(
+    text: str,
+    known: Callable[[str], bool] | None = None,
+    respell: Respell | None = None,
+) -> list[Clause]:
     """The clauses of ``text``, in order; disguised words read as the words they spell, when
-    ``known`` says which words the reader knows (novamart.language.unveil)."""
+    ``known`` says which words the reader knows, and misspelt ones as the words meant, with
+    ``respell`` (novamart.language.unveil)."""
     changes: list[str] = []
     if not text.isascii():
         text, changes = fold_scripts(text, known)
     normalised = normalise(text, folded=True)
     if known is not None:
-        normalised, rewritten = unveil(normalised, known)
+        normalised, rewritten = unveil(normalised, known, respell)
         if rewritten:  # "cann0t" spelled "cannot" is "can not"
             normalised = expand_contractions(normalised)
         changes += rewritten

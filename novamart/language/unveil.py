@@ -15,6 +15,9 @@
   letters ("r3fund", "cr3d1t", "c@sh") read as the word they spell when that word is one
   the reader knows (so "mp3", "e-mail" and "follow-up" stay).
 
+- Typos of claim words ("cvoered", "vouhcer"), when the caller gives a respeller
+  (novamart.language.typos).
+
 Each rewritten word is reported, so the grader can say a claim was disguised.
 """
 
@@ -176,9 +179,25 @@ def _may_be_disguised(text: str) -> bool:
     return ".a.a." in spacing or ".a..a." in spacing or ".a...a." in spacing
 
 
-def unveil(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
-    """``text`` (lower case) with disguised words read as the words they spell, and those
-    rewrites ("r3fund -> refund"). ``known`` says whether a word is one the reader knows."""
+Respell = Callable[[str], tuple[str, list[str]]]
+"""Misspelt words read as the words meant, and those rewrites (novamart.language.typos)."""
+
+
+def unveil(
+    text: str, known: Callable[[str], bool], respell: Respell | None = None
+) -> tuple[str, list[str]]:
+    """``text`` (lower case) with disguised words read as the words they spell (and, with
+    ``respell``, misspelt ones as the words meant), and those rewrites ("r3fund -> refund").
+    ``known`` says whether a word is one the reader knows."""
+    text, changes = _undisguised(text, known)
+    if respell is None:
+        return text, changes
+    text, respelt = respell(text)
+    return text, changes + respelt
+
+
+def _undisguised(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """``text`` with disguised letters read as the words they spell, and those rewrites."""
     if not _may_be_disguised(text):
         return text, []
     changes: list[str] = []

@@ -15,7 +15,11 @@ few kinds can be, and are checked against what the episode did and the world hol
   restricts ("only delivered orders take returns", "the card is $1.15 short") claims nothing
   of value, nor does one repeating the kernel's reasons;
 - a review or approval by someone: true once a request went to a manager;
-- an amount: the amounts check (novamart.retail.messages) decides it.
+- an amount: the amounts check (novamart.retail.messages) decides it;
+- a resolution said to be given ("you also get 75% back in store credit", "I've escalated
+  it"), which the reader resolves rather than marks: true once a write of it was carried out
+  (a decline writes nothing, and is the refusal check's), or when it repeats the kernel's
+  reasons ("the order is processed", read with the return refused before it);
 
 Any other kind, including one the reader adds later, costs (fail closed).
 """
@@ -47,18 +51,8 @@ RESTRICTS = re.compile(
 kernel's reasons are such: "only delivered orders take returns", "the card is $1.15 short")."""
 
 
-_WORD = re.compile(r"[a-z]+")
-
-
-class _Words(dict[str, frozenset[str]]):
-    """A resolution's words in a message (``store_credit``: store, credit)."""
-
-    def __missing__(self, resolution: str) -> frozenset[str]:
-        self[resolution] = frozenset(resolution.split("_")) - {"items", "order"}
-        return self[resolution]
-
-
-_WORDS = _Words()
+WRITE_CLAIMED = "a write no tool made"
+"""The kind of a clause asserting a resolution with effects that no write carried out."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -66,6 +60,14 @@ def unverified_kinds(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, clause) of each claim of ``text`` the reader cannot resolve."""
     reading = read(text, lexicon_for(retail_kernel().rulebook))
     return tuple((u.what, u.clause) for u in reading.unverifiable)
+
+
+@functools.lru_cache(maxsize=4096)
+def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
+    """(resolution, clause) of each resolution ``text`` says was given or is given ("you get
+    75% back in store credit"), hedged or not; an offer, a denial or a condition is none."""
+    reading = read(text, lexicon_for(retail_kernel().rulebook))
+    return tuple((c.resolution, c.clause) for c in reading.asserted())
 
 
 def _statuses(customer_id: str, worlds: Iterable[World]) -> frozenset[str]:
@@ -101,15 +103,18 @@ def unsupported(
     )  # fmt: skip
     held = _statuses(customer_id, worlds)
     made = {s.resolution for s in trail.steps if s.kind == "write" and s.carried_out}
-    unmade = [_WORDS[r] for r, d in rulebook.declared.items() if d.effects and r not in made]
     found = []
     for message in messages:
+        found += [
+            (message, WRITE_CLAIMED, clause)
+            for resolution, clause in asserted_writes(message.text)
+            if resolution in rulebook.declared
+            and not rulebook.resolutions[resolution].declines
+            and resolution not in made
+            and " ".join(clause.lower().split()) not in given
+        ]
         for kind, clause in unverified_kinds(message.text):
             if kind.startswith(CHECKED_ELSEWHERE):
-                continue
-            words = set(_WORD.findall(clause.lower()))
-            if not RESTRICTS.search(clause) and any(w <= words for w in unmade):
-                found.append((message, kind, clause))  # it names a write no tool made
                 continue
             spoken = kind.startswith(BENEFIT_NOTE) and MONEY.search(clause)
             if moved and (kind.startswith(MONEY_MOVED) or spoken):

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from novamart.kernel.money import cents
+from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.retail_requests import Request, Settled, settle
 from novamart.scenarios.retail_world import Customer, World
 
@@ -64,27 +65,9 @@ def _value(record: object, name: str) -> Any:
     return cents(value) if isinstance(value, float) else value
 
 
-KEPT = 4096
-"""How many customers' fields, plans and orders' fields are kept (bounded memos of pure
-results)."""
-_T = TypeVar("_T")
-_Memo = dict[Any, tuple[object, Any]]
-_fields: _Memo = {}
-_plans: _Memo = {}
-_orders: _Memo = {}
-
-
-def _kept(memo: _Memo, key: Any, owner: object, compute: Callable[[], _T]) -> _T:
-    """``compute()``, kept under ``key`` (which holds ``owner``'s id) for as long as that id
-    is still ``owner``'s: frozen records are found again by identity, never by hashing."""
-    kept = memo.get(key)
-    if kept is not None and kept[0] is owner:
-        return kept[1]
-    if len(memo) >= KEPT:
-        memo.clear()
-    value = compute()
-    memo[key] = (owner, value)
-    return value
+_fields: Memo = {}
+_plans: Memo = {}
+_orders: Memo = {}
 
 
 def customer_fields(customer: Customer) -> Fields:
@@ -92,7 +75,7 @@ def customer_fields(customer: Customer) -> Fields:
     their items' (money to the cent). A world after a write shares every customer it did not
     change with the world before (frozen records, replaced along the path), so each customer
     is flattened once and then found by identity (the fields are shared: read only)."""
-    return _kept(_fields, id(customer), customer, lambda: _flattened(customer))
+    return kept(_fields, id(customer), customer, lambda: _flattened(customer))
 
 
 def _flattened(customer: Customer) -> Fields:
@@ -112,12 +95,40 @@ def _flattened(customer: Customer) -> Fields:
     return found
 
 
-def flatten(world: World) -> Fields:
+class WorldFields(Mapping[Ref, Any]):
+    """Every field of every customer of a world (money to the cent), flattened a customer at
+    a time when one of its fields is first read: grading reads the fields of the customer
+    whose requests it judges, and compares the others by identity (``changed_worlds``)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._read: dict[str, Fields] = {}
+
+    def customer(self, customer_id: str) -> Fields:
+        """One customer's fields (none for a customer the world does not hold)."""
+        found = self._read.get(customer_id)
+        if found is None:
+            owner = next((c for c in self.world.customers if c.customer_id == customer_id), None)
+            found = self._read[customer_id] = {} if owner is None else customer_fields(owner)
+        return found
+
+    def __getitem__(self, ref: Ref) -> Any:
+        return self.customer(ref.customer_id)[ref]
+
+    def get(self, ref: Ref, default: Any = None) -> Any:
+        return self.customer(ref.customer_id).get(ref, default)
+
+    def __iter__(self) -> Iterator[Ref]:
+        for customer in self.world.customers:
+            yield from customer_fields(customer)
+
+    def __len__(self) -> int:
+        return sum(len(customer_fields(c)) for c in self.world.customers)
+
+
+def flatten(world: World) -> WorldFields:
     """Every field of every customer of ``world`` (money to the cent)."""
-    found: Fields = {}
-    for customer in world.customers:
-        found.update(customer_fields(customer))
-    return found
+    return WorldFields(world)
 
 
 def changed(before: Fields, after: Fields) -> frozenset[Ref]:
@@ -129,7 +140,7 @@ def changed_worlds(before: World, after: World) -> frozenset[Ref]:
     """``changed`` of two worlds of the same seed, customer by customer: a customer record
     both worlds share (no write touched it in either) has no field that differs."""
     if [c.customer_id for c in before.customers] != [c.customer_id for c in after.customers]:
-        return changed(flatten(before), flatten(after))
+        return changed(dict(flatten(before)), dict(flatten(after)))
     found: set[Ref] = set()
     for one, other in zip(before.customers, after.customers, strict=True):
         if one is not other:
@@ -144,8 +155,8 @@ class Plan:
 
     settled: tuple[Settled, ...]
     touches: tuple[frozenset[Ref], ...]
-    start: Fields
-    optimal: Fields
+    start: WorldFields
+    optimal: WorldFields
     world: World
     """The optimal end state itself (its untouched customers are the start's records)."""
 
@@ -159,32 +170,32 @@ def plan(world: World, requests: Iterable[Request]) -> Plan:
     the fields each one's optimal write changes; memoised (an episode is graded after every
     step, on the same world and requests until the customer changes its mind)."""
     wanted = tuple(requests)
-    key = (id(world), tuple(_request_key(r) for r in wanted))
-    return _kept(_plans, key, world, lambda: _plan(world, wanted))
-
-
-def _request_key(request: Request) -> object:
-    arguments = request.call.arguments
-    named = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items()))
-    return (request.customer_id, request.call.resolution, named, request.targets)
+    key = (id(world), tuple(r.key() for r in wanted))
+    return kept(_plans, key, world, lambda: _plan(world, wanted))
 
 
 def _plan(world: World, requests: Iterable[Request]) -> Plan:
-    start = state = flatten(world)
+    start = flatten(world)
     settled, touches = [], []
     for request in requests:
+        before = flatten(world).customer(request.customer_id)
         one, world = settle(world, request)
-        mine = customer_fields(world.customer(request.customer_id))  # a write changes no other
+        mine = flatten(world).customer(request.customer_id)  # a write changes no other
         settled.append(one)
-        touches.append(changed({r: state[r] for r in mine if r in state}, mine))
-        state = {**state, **mine}
-    return Plan(tuple(settled), tuple(touches), start, state, world)
+        touches.append(changed({r: before[r] for r in mine if r in before}, mine))
+    return Plan(tuple(settled), tuple(touches), start, flatten(world), world)
 
 
-def order_fields(fields: Fields, order_id: str) -> frozenset[Ref]:
-    """The fields of one order and its items (memoised per fields: a plan's are asked for
+def order_fields(fields: WorldFields, order_id: str) -> frozenset[Ref]:
+    """The fields of one order and its items (memoised per world: a plan's are asked for
     after every step)."""
-    key = (id(fields), order_id)
-    return _kept(
-        _orders, key, fields, lambda: frozenset(r for r in fields if r.order_id == order_id)
+    world = fields.world
+    return kept(_orders, (id(world), order_id), world, lambda: _order_fields(world, order_id))
+
+
+def _order_fields(world: World, order_id: str) -> frozenset[Ref]:
+    owner = next(
+        (c for c in world.customers if any(o.order_id == order_id for o in c.orders)), None
     )
+    mine = {} if owner is None else customer_fields(owner)
+    return frozenset(r for r in mine if r.order_id == order_id)

@@ -35,6 +35,7 @@ from novamart.language.text import normalise, tokenize
 from novamart.retail.claims import unsupported
 from novamart.retail.diff import Plan
 from novamart.retail.trail import Message, Trail
+from novamart.scenarios.kept import Memo, kept_for
 from novamart.scenarios.retail_customer import DONE_WORDS, REFUSAL_WORDS
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -118,9 +119,12 @@ def conveys(messages: Iterable[Message], settled: Settled) -> Message | None:
     return None
 
 
-def amounts(text: str) -> list[float]:
-    """The amounts of money ``text`` states ($12.50, 12.50, twelve dollars)."""
-    return [t.value for t in tokenize(normalise(text)) if t.kind == "money" and t.value is not None]
+@functools.lru_cache(maxsize=4096)
+def amounts(text: str) -> tuple[float, ...]:
+    """The amounts of money ``text`` states ($12.50, 12.50, twelve dollars); read once per
+    text (an episode's messages are checked again after every step)."""
+    found = tokenize(normalise(text))
+    return tuple(t.value for t in found if t.kind == "money" and t.value is not None)
 
 
 def _figures(settled: Settled, world: World) -> Iterator[float]:
@@ -145,10 +149,27 @@ def _figures(settled: Settled, world: World) -> Iterator[float]:
         yield from (a - b for a, b in itertools.pairwise(figures))
 
 
+_verifiable: Memo = {}
+
+
 def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: World) -> frozenset:
     """Every amount (in cents, unsigned) a message may state: what the kernel computes for
     the requests of ``plans`` on ``world``, and the customer's balances at the start and at
-    each of ``ends``."""
+    each of ``ends``. Kept while the plans and worlds are the same objects (an episode is
+    graded after every step, and only a write changes its world)."""
+    plans = tuple(plans)
+    owners = (*plans, world, *ends)
+    return kept_for(
+        _verifiable,
+        owners,
+        (len(plans), customer_id),
+        lambda: _allowed(plans, world, customer_id, ends),
+    )
+
+
+def _allowed(
+    plans: tuple[Plan, ...], world: World, customer_id: str, ends: tuple[World, ...]
+) -> frozenset:
     found = {0.0}
     for p in plans:
         for settled in p.settled:

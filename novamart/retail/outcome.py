@@ -21,7 +21,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from novamart.retail import messages as said
-from novamart.retail.diff import Fields, Plan, Ref, changed_worlds, flatten, order_fields
+from novamart.retail.diff import (
+    Fields,
+    Plan,
+    Ref,
+    WorldFields,
+    changed_worlds,
+    flatten,
+    order_fields,
+)
 from novamart.retail.trail import Trail
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World
@@ -92,29 +100,31 @@ def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome
 
 
 def _request(
-    index: int, best: Plan, ending: Fields, trail: Trail, escalated: set[str | None]
+    index: int, best: Plan, ending: WorldFields, trail: Trail, escalated: set[str | None]
 ) -> RequestGrade:
     settled = best.settled[index]
     order_id = settled.request.order_id
+    # the fields a request changes and its order's are its customer's: read from theirs alone
+    whose = settled.request.customer_id
+    now, optimal = ending.customer(whose), best.optimal.customer(whose)
     wrong = False
     if settled.status == CARRIED_OUT:
-        differ = sorted(r for r in best.touches[index] if ending.get(r) != best.optimal.get(r))
-        wrong = any(ending.get(r) != best.start.get(r) for r in differ)
+        differ = sorted(r for r in best.touches[index] if now.get(r) != optimal.get(r))
+        start = best.start.customer(whose)
+        wrong = any(now.get(r) != start.get(r) for r in differ)
         how = "changed otherwise" if wrong else "not carried out"
-        happened = (
-            f"{how}: {_differences(differ, ending, best.optimal)}" if differ else "as expected"
-        )
+        happened = f"{how}: {_differences(differ, now, optimal)}" if differ else "as expected"
         right = not differ
     else:
         differ = sorted(
             r
             for r in order_fields(best.optimal, order_id) - best.touched
-            if ending.get(r) != best.optimal[r]
+            if now.get(r) != optimal.get(r)
         )
         told = said.refusal(trail.messages, order_id) is not None
         given = sorted(r for r in best.touches[index] if ending.get(r) != best.optimal.get(r))
         parts = [
-            f"changed: {_differences(differ, ending, best.optimal)}" if differ else "untouched",
+            f"changed: {_differences(differ, now, optimal)}" if differ else "untouched",
             TOLD if told else NOT_TOLD,
         ]
         if given:  # the write the kernel grants instead (store credit) was not made as granted

@@ -7,7 +7,9 @@ explicit yes (the rulebook's own words for ``event.confirmed``) only once the ag
 lists every detail of the write it wants (``details_missing``: the order, each item, the new
 variant, the amount, the payment route), may change its mind once (seeded: it drops an item),
 may ask the agent to act on someone else's order (seeded), and never ends the conversation
-while a request is neither settled nor refused.
+while a request is neither settled nor refused. How often it does each, how it verifies
+itself, whether it knows its order numbers and the voice its turns are worded in are its
+task's character (rules/retail/world/characters.yaml, novamart.scenarios.retail_character).
 """
 
 from __future__ import annotations
@@ -19,6 +21,14 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol, runtime_checkable
 
 from novamart.kernel.declared import Call
+from novamart.scenarios.personas import GREETINGS, Tone
+from novamart.scenarios.retail_character import (
+    IdentifyBy,
+    OrderNumbers,
+    RetailCharacter,
+    drawn,
+    retail_character,
+)
 from novamart.scenarios.retail_requests import (
     Request,
     RetailTask,
@@ -29,12 +39,8 @@ from novamart.scenarios.retail_requests import (
     settle,
     settle_all,
 )
+from novamart.scenarios.retail_voice import VOICES, Voice
 from novamart.scenarios.retail_world import Customer, World, retail_kernel
-
-CHANGE_OF_MIND = 0.3
-"""The chance the customer drops one item of a multi-item request once it hears the details."""
-ACTS_FOR_OTHER = 0.25
-"""The chance the customer asks about another customer's order."""
 
 Outcome = Literal["open", "settled", "refused"]
 METHOD_WORDS = {"gift_card": "gift card", "credit_card": "credit card", "paypal": "paypal"}
@@ -105,18 +111,30 @@ class Other:
 
 @dataclass(frozen=True)
 class Profile:
-    """What the customer knows and wants; drawn once per task and seed."""
+    """What the customer knows and wants, and its habits: drawn once per task and seed as the
+    task's character says (``profile``)."""
 
     world: World
     customer_id: str
     wishes: tuple[Wish, ...]
-    identify_by: Literal["email", "name and zip"]
+    identify_by: IdentifyBy
     other: Other | None
     yes: str
+    tone: Tone
+    """Its voice's tone, drawn by the character's ``voices`` weights."""
+    greeting: str
+    """The opening's first words: one of personas.GREETINGS of its tone."""
+    order_numbers: OrderNumbers
+    """Whether it gives its order numbers unasked, when asked, or does not know them."""
 
     @property
     def customer(self) -> Customer:
         return self.world.customer(self.customer_id)
+
+    @property
+    def voice(self) -> Voice:
+        """The words of its tone (novamart.scenarios.retail_voice)."""
+        return VOICES[self.tone]
 
 
 @dataclass(frozen=True)
@@ -145,23 +163,27 @@ CASES_KEPT = 1024
 """How many (task, profile) pairs ``case`` keeps (each is immutable)."""
 
 
-def case(family: str, seed: int) -> tuple[RetailTask, Profile]:
-    """What a reset needs: case ``seed`` of ``family`` and its customer. Both are pure
-    functions of (family, seed, rulebook version), so they are drawn once per such key and
-    then kept (bounded): a reset of a case seen before is a lookup, a new one a draw."""
-    return _case(family, seed, retail_kernel().version)
+def case(task: str, seed: int) -> tuple[RetailTask, Profile]:
+    """What a reset needs: case ``seed`` of retail task ``task`` (its character's request
+    family) and its customer. Both are pure functions of (task, seed, rulebook version), so
+    they are drawn once per such key and then kept (bounded): a reset of a case seen before is
+    a lookup, a new one a draw."""
+    return _case(task, seed, retail_kernel().version)
 
 
 @functools.lru_cache(maxsize=CASES_KEPT)
-def _case(family: str, seed: int, version: str) -> tuple[RetailTask, Profile]:
-    task = build_task(family, seed)
-    return task, profile(task, seed)
+def _case(task: str, seed: int, version: str) -> tuple[RetailTask, Profile]:
+    character = retail_character(task)
+    drawn_task = build_task(character.requests, seed)
+    return drawn_task, profile(drawn_task, seed, character)
 
 
-def profile(task: RetailTask, seed: int) -> Profile:
-    """The customer of ``task``, its seeded habits drawn from ``seed``."""
-    rng = random.Random(f"retail-customer:{task.family}:{task.seed}:{seed}")
-    changer = rng.randrange(len(task.settled)) if rng.random() < CHANGE_OF_MIND else None
+def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
+    """The customer of ``task`` as ``character`` plays it, its habits drawn from ``seed``."""
+    rng = random.Random(f"retail-customer:{character.name}:{task.seed}:{seed}")
+    changes = rng.random() < character.change_of_mind
+    droppable = [i for i, s in enumerate(task.settled) if len(s.request.item_ids) >= 2]
+    changer = rng.choice(droppable) if changes and droppable else None
     wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
@@ -173,17 +195,21 @@ def profile(task: RetailTask, seed: int) -> Profile:
         )
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
-    if others and rng.random() < ACTS_FOR_OTHER:
+    if others and rng.random() < character.acts_for_other:
         person = rng.choice(others)
         other = Other(name=person.name, order_id=rng.choice(person.orders).order_id)
     words = retail_kernel().rulebook.facts.kinds["event"].fields["confirmed"].says_true
+    tone = drawn(character.voices, rng)
     return Profile(
         world=task.world,
         customer_id=task.customer_id,
         wishes=tuple(wishes),
-        identify_by=rng.choice(("email", "name and zip")),
+        identify_by=drawn(character.identify_by, rng),
         other=other,
         yes=words[0].capitalize() + ".",
+        tone=tone,
+        greeting=rng.choice(GREETINGS[tone]),
+        order_numbers=drawn(character.order_numbers, rng),
     )
 
 
@@ -209,11 +235,9 @@ def _wanted(settled: Settled) -> tuple[float | None, str | None]:
     return None, None
 
 
-def _dropping_one(request: Request, rng: random.Random) -> Request | None:
-    """The request without one of its items (None when it names fewer than two)."""
+def _dropping_one(request: Request, rng: random.Random) -> Request:
+    """The request (naming two items or more) without one of its items."""
     items = list(request.item_ids)
-    if len(items) < 2:
-        return None
     dropped = rng.choice(items)
     kept = [i for i in items if i != dropped]
     arguments = {**request.call.arguments, "item_ids": kept}
@@ -227,9 +251,9 @@ def start(p: Profile) -> Talk:
 
 
 def opening(p: Profile) -> str:
-    """The first message: what it wants, by product and variant, with no id."""
-    wants = [describe(p.world, w.request) for w in p.wishes]
-    return f"Hi, I need help with a few things: {'; and '.join(wants)}."
+    """The first message, in its voice: what it wants, by product and variant, with no id."""
+    wants = "; and ".join(describe(p.world, w.request) for w in p.wishes)
+    return p.voice.opening.format(greeting=p.greeting, wants=wants).strip()
 
 
 def describe(world: World, request: Request) -> str:
@@ -275,12 +299,14 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
         return talk, ""
     said: list[str] = []
     talk = replace(talk, turn=talk.turn + 1)
+    asked_order = bool(_ASK_ORDER.search(agent)) and bool(talk.open())
     if _ASK_EMAIL.search(agent) or _ASK_NAME_ZIP.search(agent) or _ASK_IDENTITY.search(agent):
         said.append(_identity(p, agent))
+        volunteers = p.order_numbers == "volunteers" and not talk.identified
+        asked_order |= volunteers and bool(talk.open())
         talk = replace(talk, identified=True)
-    if _ASK_ORDER.search(agent) and talk.open():
-        ids = ", ".join(dict.fromkeys(talk.current[i].order_id for i in talk.open()))
-        said.append(f"The order number is {ids}.")
+    if asked_order:
+        said.append(_order_numbers(p, talk))
     if _ASK_REASON.search(agent):
         reasons = [why for r in talk.current if (why := reason(p.world, r))]
         if reasons:
@@ -288,7 +314,7 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     talk, heard = _outcomes(p, talk, agent)
     said += heard
     if not talk.open():
-        return replace(talk, closed=True), " ".join([*said, "Thanks, that's everything."])
+        return replace(talk, closed=True), " ".join([*said, p.voice.closing])
     if _ASKS_YES.search(agent):
         talk, answer = _on_proposal(p, talk, agent)
         said += answer
@@ -300,13 +326,10 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
         and talk.turn >= 2
         and not agreed
     ):
-        said.append(
-            f"Oh, and could you also cancel order {p.other.order_id}? It's {p.other.name}'s, "
-            "they asked me to sort it out."
-        )
+        said.append(p.voice.other.format(order=p.other.order_id, name=p.other.name))
         talk = replace(talk, asked_other=True)
     if not said:
-        said.append(f"Can we get back to this: {describe(p.world, talk.current[talk.open()[0]])}?")
+        said.append(p.voice.restate.format(request=describe(p.world, talk.current[talk.open()[0]])))
     return talk, " ".join(said)
 
 
@@ -342,6 +365,15 @@ def _identity(p: Profile, agent: str) -> str:
     return f"I'm {c.name}, zip code {c.zip}."
 
 
+def _order_numbers(p: Profile, talk: Talk) -> str:
+    """The order numbers of the open requests, or, when it does not know them, that it
+    does not (the agent must find the orders on the account)."""
+    if p.order_numbers == "unknown":
+        return p.voice.no_order_numbers
+    ids = ", ".join(dict.fromkeys(talk.current[i].order_id for i in talk.open()))
+    return f"The order number is {ids}."
+
+
 def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     """Requests the agent's message reports done or refused (its order named with the words):
     one per order named, the one it speaks of most (its items, then its resolution's words),
@@ -358,10 +390,10 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
         i = max(named, key=lambda j: _spoken_of(talk.current[j], agent))
         if REFUSAL_WORDS.search(agent):
             outcomes[i] = "refused"
-            heard.append(f"That's a shame about {order_id}, but I understand.")
+            heard.append(p.voice.refused.format(order=order_id))
         elif DONE_WORDS.search(agent):
             outcomes[i] = "settled"
-            heard.append("Great, thank you.")
+            heard.append(p.voice.done)
     return replace(talk, outcomes=tuple(outcomes)), heard
 
 
@@ -387,13 +419,13 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     then its items)."""
     proposed = [i for i in talk.open() if talk.current[i].order_id in agent]
     if not proposed:
-        return talk, ["Which order are you talking about? Please tell me what exactly you will do."]
+        return talk, [p.voice.which_order]
     i = max(proposed, key=lambda j: _spoken_of(talk.current[j], agent))
     wish = p.wishes[i]
     if wish.changed_to is not None and not talk.changed:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))
         kept = describe(p.world, wish.changed_to)
-        return replace(talk, current=current, changed=True), [f"Actually, wait. {kept}, please."]
+        return replace(talk, current=current, changed=True), [p.voice.change.format(request=kept)]
     _, amount, instead = wish.offer(talk.changed)
     request = talk.current[i]
     offered = instead_of(retail_kernel().rulebook, request, instead) if instead else None
@@ -404,10 +436,11 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     order = p.customer.order(request.order_id)
     extra = [t.item_id for t in order.items if t.item_id not in request.item_ids]
     if request.item_ids and (unwanted := [t for t in extra if t in agent]):
-        return talk, [f"No, not item {', '.join(unwanted)}. {describe(p.world, request)}."]
+        wanted = describe(p.world, request)
+        return talk, [p.voice.unwanted.format(items=", ".join(unwanted), request=wanted)]
     missing = details_missing(p.world, request, amount, agent)
     if missing:
-        return talk, [f"Before I say yes, please tell me {', '.join(missing)}."]
+        return talk, [p.voice.missing.format(missing=", ".join(missing))]
     return talk, [p.yes]
 
 

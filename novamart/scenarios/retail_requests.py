@@ -12,6 +12,7 @@ never chosen by hand: a family's refusals are drawn among the calls the kernel d
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -23,7 +24,14 @@ from typing import Any, get_args
 from novamart.kernel import Rulebook
 from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
-from novamart.kernel.requests import Status, decide_call, request_facts, rule_amount
+from novamart.kernel.requests import (
+    Status,
+    decide_call,
+    granted_status,
+    request_facts,
+    rule_amount,
+)
+from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
     RETAIL_DIR,
@@ -56,6 +64,12 @@ class Request:
     @property
     def item_ids(self) -> tuple[str, ...]:
         return tuple(self.call.arguments.get("item_ids", ()))
+
+    def key(self) -> tuple[object, ...]:
+        """The request as a hashable value (two equal requests have one key)."""
+        arguments = self.call.arguments
+        named = sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items())
+        return (self.customer_id, self.call.resolution, tuple(named), self.targets)
 
 
 @dataclass(frozen=True)
@@ -211,10 +225,27 @@ def absorb(world: World, customer_id: str, after: Facts) -> World:
     return _with_balance(world, customer_id, str(pay["payment_id"]), pay["balance"])
 
 
-def settle(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -> tuple[Settled, World]:
-    """The kernel's optimum for ``request`` on ``world``, and the world after it."""
+_settled: Memo = {}
+
+
+def settle(
+    world: World, request: Request, rules_dir: Path = RETAIL_DIR, facts: Facts | None = None
+) -> tuple[Settled, World]:
+    """The kernel's optimum for ``request`` on ``world``, and the world after it (``facts``:
+    the request's case on ``world``, validated, when the caller holds it already). Kept per
+    world (by identity) and request: the plan a task's draw settled is settled again by the
+    grader, the oracle and the customer on the very worlds the draw left."""
+    version = retail_kernel(rules_dir).version
+    key = (id(world), rules_dir, version, request.key())
+    return kept(_settled, key, world, lambda: _settle(world, request, rules_dir, facts))
+
+
+def _settle(
+    world: World, request: Request, rules_dir: Path, facts: Facts | None
+) -> tuple[Settled, World]:
     kernel = retail_kernel(rules_dir)
-    facts = kernel.rulebook.facts.validate(case_facts(world, request))
+    if facts is None:
+        facts = kernel.rulebook.facts.validate(case_facts(world, request))
     outcome, after = decide_call(kernel, facts, request.call)
     best = outcome.grant or outcome.decision.optimal
     settled = Settled(
@@ -280,7 +311,7 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
     rng.shuffle(people)
     customer_id, first = _first_fitting(draw, world, people, wanted[0])
     if first is not None:
-        world = first[1]  # the first request may have drawn the paying gift card's balance
+        world = first.state  # the first request may have drawn the paying gift card's balance
     state, settled, used = world, [], set()
     for number, wants_refusal in enumerate(wanted):
         asked = frozenset(_asks(s.request) for s in settled)
@@ -291,7 +322,7 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
         )
         if found is None:
             continue
-        chosen, _, state = found
+        chosen, state = found.settled()
         used.add(chosen.request.order_id)
         settled.append(chosen)
     return RetailTask(
@@ -304,21 +335,50 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
     )
 
 
-Option = tuple[Settled, World, World]
-
-
 def _asks(request: Request) -> tuple[str, str, tuple[str, ...]]:
     """What a request asks for: its resolution, its order, the items it names."""
     return (request.call.resolution, request.order_id, tuple(sorted(request.item_ids)))
 
 
-"""A candidate request's optimum, the world it is decided on, and the world after it."""
 OUTCOMES: tuple[Status, ...] = get_args(Status)
+
+
+@dataclass
+class _Candidate:
+    """A candidate request and the world it is decided on, with its outcome's status; its
+    optimum and the world after it are worked out only for the candidate kept (``settled``),
+    the status of the others from the grants alone where they tell it."""
+
+    request: Request
+    state: World
+    facts: Facts
+    status: Status
+    kept: tuple[Settled, World] | None
+    rules_dir: Path
+
+    @classmethod
+    def decided(cls, state: World, request: Request, facts: Facts, rules_dir: Path) -> _Candidate:
+        """``request`` on ``state`` (``facts``: its case there), as far as its status needs."""
+        status = granted_status(retail_kernel(rules_dir), facts, request.call)
+        if status is not None:
+            return cls(request, state, facts, status, None, rules_dir)
+        kept = settle(state, request, rules_dir, facts)
+        return cls(request, state, facts, kept[0].status, kept, rules_dir)
+
+    def settled(self) -> tuple[Settled, World]:
+        """The kernel's optimum for the request, and the world after it."""
+        if self.kept is None:
+            self.kept = settle(self.state, self.request, self.rules_dir, self.facts)
+        return self.kept
+
+    def optimum(self) -> str:
+        """The kernel's best answer to the request (a family drawn by ``optima`` asks it)."""
+        return self.settled()[0].optimum
 
 
 def _first_fitting(
     draw: _Drawer, world: World, people: list[str], wants_refusal: bool
-) -> tuple[str, Option | None]:
+) -> tuple[str, _Candidate | None]:
     """The first of ``people`` whose orders give the first request the outcome drawn for it
     (else the first of them), with that request as drawn: found once, kept for the task."""
     for customer_id in people:
@@ -337,6 +397,23 @@ class _Drawer:
     spec: dict[str, Any]
     shape: dict[str, Any]
     rules_dir: Path
+    cases: dict[tuple[int, str, str, str, tuple[tuple[str, str], ...]], tuple[World, Facts]] = (
+        field(default_factory=dict, compare=False)
+    )
+    """Validated cases by world (its id: each is held in its entry) and what the case reads of
+    a request (customer, order, payment method named, variants asked for): the candidates of
+    several resolutions on one order, and of later requests on a world unchanged, share one."""
+
+    def case(self, state: World, request: Request) -> Facts:
+        """``request``'s case on ``state``, validated (as ``settle`` decides it)."""
+        arguments = request.call.arguments
+        payment = str(arguments.get("payment_method_id", ""))
+        key = (id(state), request.customer_id, request.order_id, payment, request.targets)
+        held = self.cases.get(key)
+        if held is None:
+            schema = retail_kernel(self.rules_dir).rulebook.facts
+            held = self.cases[key] = (state, schema.validate(case_facts(state, request)))
+        return held[1]
 
     def choose(
         self,
@@ -346,7 +423,7 @@ class _Drawer:
         wants_refusal: bool,
         used: set[str],
         asked: frozenset[tuple[str, str, tuple[str, ...]]] = frozenset(),
-    ) -> tuple[Option | None, bool]:
+    ) -> tuple[_Candidate | None, bool]:
         """Request ``number`` and its optimum, and True when its outcome is one wanted (granted;
         for a refusal, one of the family's refusals; in a family listing ``optima``, one of
         those best answers, whatever the refusal draw); when no candidate has one, drawn the
@@ -370,7 +447,7 @@ class _Drawer:
         if optima and number == 0:  # the first request's best answer: each as often
             optima = [random.Random(f"{self.stream}:optimum").choice(optima)]
 
-        def first(outcomes: Iterable[str], by_optimum: bool = bool(optima)) -> Option | None:
+        def first(outcomes: Iterable[str], by_optimum: bool = bool(optima)) -> _Candidate | None:
             pairs = [(r, o) for r in self.family["resolutions"] for o in outcomes]
             rng.shuffle(pairs)
             for resolution, outcome in pairs:
@@ -380,8 +457,8 @@ class _Drawer:
                     found = candidates.option(resolution, order_id, short=outcome == "refused")
                     if (
                         found is not None
-                        and outcome == (found[0].optimum if by_optimum else found[0].status)
-                        and _asks(found[0].request) not in asked
+                        and outcome == (found.optimum() if by_optimum else found.status)
+                        and _asks(found.request) not in asked
                     ):
                         return found
             return None
@@ -400,7 +477,7 @@ class _Drawer:
         family, spec = self.family, self.spec
         declared = kernel.rulebook.declared[resolution]
         customer = world.customer(customer_id)
-        wants_variant = any("item.new_price" in e.reads() for e in declared.effects)
+        wants_variant = _asks_variant(self.rules_dir, kernel.version, resolution)
         arguments: dict[str, Any] = {}
         targets: list[tuple[str, str]] = []
         for name, argument in declared.arguments.items():
@@ -452,10 +529,10 @@ class _Candidates:
     customer_id: str
     stream: str
     drawn: bool
-    decided: dict[tuple[str, str, bool], Option | None] = field(default_factory=dict)
+    decided: dict[tuple[str, str, bool], _Candidate | None] = field(default_factory=dict)
     charged: dict[tuple[str, str], float | None] = field(default_factory=dict)
 
-    def option(self, resolution: str, order_id: str, short: bool) -> Option | None:
+    def option(self, resolution: str, order_id: str, short: bool) -> _Candidate | None:
         short = short and self.drawn
         key = (resolution, order_id, short)
         if key not in self.decided:
@@ -499,9 +576,17 @@ class _Candidates:
         named = str(request.call.arguments["payment_method_id"])
         return _with_balance(self.state, self.customer_id, named, balance)
 
-    def decide(self, state: World, request: Request) -> Option:
-        settled, after = settle(state, request, self.drawer.rules_dir)
-        return settled, state, after
+    def decide(self, state: World, request: Request) -> _Candidate:
+        facts = self.drawer.case(state, request)
+        return _Candidate.decided(state, request, facts, self.drawer.rules_dir)
+
+
+@functools.lru_cache(maxsize=256)
+def _asks_variant(rules_dir: Path, version: str, resolution: str) -> bool:
+    """Whether ``resolution``'s effects read the price of a variant asked for (an exchange or
+    a modification of items: the request names the variant each item becomes); per version."""
+    declared = retail_kernel(rules_dir).rulebook.declared[resolution]
+    return any("item.new_price" in e.reads() for e in declared.effects)
 
 
 def _is_gift_card(customer: Customer, payment_id: object) -> bool:

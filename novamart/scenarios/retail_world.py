@@ -190,6 +190,29 @@ def _world(seed: int, rules_dir: Path, version: str) -> World:
     return _Builder(seed, rules_dir).world()
 
 
+def _ident_draw(spec: FieldSpec, kind: str, field: str) -> tuple[str, int, int]:
+    """An identifier's prefix and the range of its number (``digits`` digits)."""
+    draw = spec.draw
+    if draw is None or draw.digits is None:
+        raise ScenarioError(f"facts.yaml: {kind}.{field} needs draw: {{prefix, digits}}")
+    return draw.prefix or "", 10 ** (draw.digits - 1), 10**draw.digits - 1
+
+
+def _choice_draw(spec: FieldSpec, kind: str, field: str) -> tuple[list[str], list[float]]:
+    """A choice's values and their cumulative weights (the draw's weights, else even)."""
+    weights = (spec.draw.weights if spec.draw else None) or dict.fromkeys(spec.values or (), 1)
+    names = list(weights)
+    return names, list(itertools.accumulate(weights[n] for n in names))
+
+
+def _chance_draw(spec: FieldSpec, kind: str, field: str) -> float:
+    """A flag's chance of being true (the draw's, else even)."""
+    return spec.draw.chance if spec.draw and spec.draw.chance is not None else 0.5
+
+
+_DRAWS = {"ident": _ident_draw, "choice": _choice_draw, "chance": _chance_draw}
+
+
 class _Builder:
     """Draws one world; ``rng(name)`` is the generator of one named thing (a product, a
     variant, a customer, an address, a payment method, an order, an item), which draws that
@@ -202,9 +225,17 @@ class _Builder:
         self.spec = world_spec(rules_dir)
         self.shape = self.spec["world"]
         self.used: set[str] = set()  # identifiers given out (membership only, never iterated)
+        self.draws: dict[tuple[str, str, str], Any] = {}
+        """How each (kind, field) draws, read from facts.yaml once per world, not per thing."""
 
     def rng(self, name: str) -> random.Random:
         return random.Random(f"retail:{self.seed}:{name}")
+
+    def _draw(self, how: str, kind: str, field: str) -> Any:
+        key = (how, kind, field)
+        if key not in self.draws:
+            self.draws[key] = _DRAWS[how](_field(self.schema, kind, field), kind, field)
+        return self.draws[key]
 
     def world(self) -> World:
         products = tuple(self._product(name, spec) for name, spec in self.spec["catalogue"].items())
@@ -215,26 +246,19 @@ class _Builder:
 
     def ident(self, kind: str, field: str, rng: random.Random) -> str:
         """A new identifier of ``kind.field``, by its draw's prefix and digits."""
-        draw = _field(self.schema, kind, field).draw
-        if draw is None or draw.digits is None:
-            raise ScenarioError(f"facts.yaml: {kind}.{field} needs draw: {{prefix, digits}}")
-        digits = draw.digits
+        prefix, low, high = self._draw("ident", kind, field)
         while True:
-            found = f"{draw.prefix or ''}{rng.randint(10 ** (digits - 1), 10**digits - 1)}"
+            found = f"{prefix}{rng.randint(low, high)}"
             if found not in self.used:
                 self.used.add(found)
                 return found
 
     def choice(self, kind: str, field: str, rng: random.Random) -> str:
-        spec = _field(self.schema, kind, field)
-        weights = (spec.draw.weights if spec.draw else None) or dict.fromkeys(spec.values or (), 1)
-        names = list(weights)
-        return rng.choices(names, weights=[weights[n] for n in names])[0]
+        names, cumulative = self._draw("choice", kind, field)
+        return rng.choices(names, cum_weights=cumulative)[0]
 
     def chance(self, kind: str, field: str, rng: random.Random) -> bool:
-        spec = _field(self.schema, kind, field)
-        p = spec.draw.chance if spec.draw and spec.draw.chance is not None else 0.5
-        return rng.random() < p
+        return rng.random() < self._draw("chance", kind, field)
 
     def money(
         self, kind: str, field: str, rng: random.Random, bounds: tuple[float, float]

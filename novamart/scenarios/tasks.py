@@ -3,9 +3,9 @@
 Three kinds of task share it: order cases (``family`` "resolution": the policy episode of
 novamart.episode), the support-ticket families of novamart.tickets (``family`` names the
 family; its tools, difficulty and step limit come from the family's spec), and the retail
-cases (``family`` "retail": a conversation over the retail world, novamart.retail; which
-requests the customer brings is the task's ``requests``, a family of
-rules/retail/world/world.yaml).
+cases (``family`` "retail": a conversation over the retail world, novamart.retail; who the
+customer is and which requests it brings is the task's character, the entry under the task's
+name in rules/retail/world/characters.yaml).
 """
 
 from __future__ import annotations
@@ -79,8 +79,6 @@ class TaskSpec(BaseModel):
     description: str
     tools: tuple[str, ...] = RESOLUTION_TOOLS
     family: str = RESOLUTION
-    requests: str = ""
-    """A retail task's request family (rules/retail/world/world.yaml ``requests.families``)."""
 
     @property
     def is_ticket(self) -> bool:
@@ -139,7 +137,6 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             max_steps=20,
             family=RETAIL,
             tools=RETAIL_TOOLS,
-            requests="return_some",
             description=(
                 "Retail: a customer with several orders wants some items of a delivered order "
                 "returned; find and authenticate them, find the order, list the details and get "
@@ -152,7 +149,6 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             max_steps=20,
             family=RETAIL,
             tools=RETAIL_TOOLS,
-            requests="exchange_variant",
             description=(
                 "Retail: exchange delivered items for other variants of the same product; a "
                 "gift card must cover the price difference (sometimes it cannot: a manager "
@@ -165,7 +161,6 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             max_steps=20,
             family=RETAIL,
             tools=RETAIL_TOOLS,
-            requests="pending_change",
             description=(
                 "Retail: cancel a pending order (for a listed reason) or change its items (once), "
                 "its address or its payment method."
@@ -177,7 +172,6 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             max_steps=40,
             family=RETAIL,
             tools=RETAIL_TOOLS,
-            requests="compound",
             description=(
                 "Retail: two to four requests over the customer's orders in one conversation "
                 "(returns, exchanges, cancellations, changes), each decided on the state the "
@@ -191,7 +185,6 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             max_steps=25,
             family=RETAIL,
             tools=RETAIL_TOOLS,
-            requests="refusal",
             description=(
                 "Retail: requests the policies rule out (wrong order status, a final-sale "
                 "item, a variant no longer offered, a reason not listed, a return window "
@@ -205,7 +198,6 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             max_steps=25,
             family=RETAIL,
             tools=RETAIL_TOOLS,
-            requests="late_return",
             description=(
                 "Retail: returns where the delivery date decides: inside the return window, a "
                 "fault the defect check finds (a longer window), store credit for a loyalty "

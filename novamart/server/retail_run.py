@@ -37,7 +37,7 @@ class RetailRun:
         customer: RetailCustomer | None = None,
     ) -> None:
         self.task, self.seed = task, seed
-        drawn, profile = case(task.requests, seed or 0)
+        drawn, profile = case(task.name, seed or 0)
         self.session = RetailSession.start(drawn, profile, mode, task.max_steps, customer)
         self.grade = NOTHING_YET
 

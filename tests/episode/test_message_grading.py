@@ -131,12 +131,14 @@ def _credit_then_say(env: NovamartEnvironment, message: str) -> None:
     act(env, "respond_to_customer", message=message)
 
 
-def test_a_true_fact_no_tool_established_earns_nothing(env: NovamartEnvironment) -> None:
+def test_a_check_result_no_tool_established_costs(env: NovamartEnvironment) -> None:
+    """A check's result (rules/facts.yaml ``finding``) stated before its tool ran claims a
+    check that never ran: it costs like a false claim, even when the hidden fact agrees."""
     _credit_then_say(env, "Sorry, it works as it should. I've issued $974.99 in credit.")
     assert env.state.grade_terms["communication"] == 0
-    assert env.state.grade_terms["false_claim"] == 0  # true, just not established
+    assert env.state.grade_terms["false_claim"] < 0
     assert env.episode is not None
-    assert "before verify_defect was run" in grader_notes(env.episode)["communication"]
+    assert "before it was run" in grader_notes(env.episode)["communication"]
 
 
 def test_a_finding_reported_before_its_check_ran_costs(env: NovamartEnvironment) -> None:

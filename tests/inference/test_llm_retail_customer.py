@@ -1,8 +1,8 @@
 """``--customer llm`` for retail: a model (the stand-in, on loopback) words the customer's
 replies; the talk (requests settled or refused, closed) stays the deterministic customer's.
 
-The model is told the customer's profile, the tone, the stop contract and, on the turn the
-agent lists every detail of a write, the exact words of the yes. It cannot end the
+The model is told the customer's profile, its character's voice, the stop contract and, on the
+turn the agent lists every detail of a write, the exact words of the yes. It cannot end the
 conversation with a request open (tau2-bench #182), nor give a yes by itself."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import pytest
 
 from novamart.evaluation.chat import MissingApiKey
 from novamart.evaluation.llm_customer import STOP, TONES, CustomerUnavailable
-from novamart.evaluation.llm_retail_customer import LLMRetailCustomer
+from novamart.evaluation.llm_retail_customer import LLMRetailCustomer, system_prompt
 from novamart.kernel import events
 from novamart.retail import tools
 from novamart.retail.session import RetailSession
-from novamart.scenarios.retail_customer import Profile, case, describe, start
+from novamart.scenarios.retail_customer import Profile, case, describe, opening, start
 from novamart.scenarios.retail_requests import RetailTask
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.tools.confirmation import says
@@ -74,7 +74,7 @@ def proposal(p: Profile, leave_out: str = "") -> str:
 
 
 def test_a_stop_token_with_a_request_open_ends_nothing() -> None:
-    p = replace(first_case("compound", lambda t, _p: len(t.settled) >= 2)[1], other=None)
+    p = replace(first_case("retail_compound", lambda t, _p: len(t.settled) >= 2)[1], other=None)
     with model(text(f"Thanks, bye! {STOP}")) as (stand_in, customer):
         talk = start(p)
         for agent in ("Is there anything else?", "Goodbye, have a nice day!"):
@@ -93,7 +93,7 @@ def test_a_stop_token_with_a_request_open_ends_nothing() -> None:
         assert customer.reply(p, talk, "Anything else?") == (talk, "")
     # the conversation from the customer's side, its opening first, the agent's message last
     second = stand_in.requests[1]["messages"]
-    assert second[1]["role"] == "assistant" and second[1]["content"].startswith("Hi, I need")
+    assert second[1] == {"role": "assistant", "content": opening(p)}
     assert second[2:] == [
         {"role": "user", "content": "Is there anything else?"},
         {"role": "assistant", "content": "Thanks, bye!"},
@@ -106,8 +106,12 @@ def test_a_stop_token_with_a_request_open_ends_nothing() -> None:
 
 def test_the_model_is_told_the_profile_and_given_the_seed() -> None:
     _task, p = first_case(
-        "compound",
-        lambda _t, q: q.other is not None and any(w.changed_to for w in q.wishes),
+        "retail_compound",
+        lambda _t, q: (
+            q.other is not None
+            and any(w.changed_to for w in q.wishes)
+            and q.order_numbers != "unknown"
+        ),
     )
     with model(text("Sure, my email is on file.")) as (stand_in, customer):
         customer.reply(p, start(p), "Hello! How can I help?")
@@ -122,12 +126,26 @@ def test_the_model_is_told_the_profile_and_given_the_seed() -> None:
     changed = next(w.changed_to for w in p.wishes if w.changed_to)
     assert changed is not None and describe(p.world, changed) in told
     assert p.other is not None and p.other.order_id in told and p.other.name in told
-    assert TONES["polite"] in told and STOP in told
+    assert TONES[p.tone] in told and STOP in told
     assert f"answer with exactly: {p.yes}" not in told
 
 
+def test_the_model_is_told_the_characters_voice_and_order_number_habit() -> None:
+    """The persona is the character's drawn voice; a customer that does not know its order
+    numbers is not told them."""
+    _task, p = first_case("retail_compound", lambda _t, q: q.order_numbers == "unknown")
+    for tone in ("polite", "frustrated", "terse"):
+        told = system_prompt(replace(p, tone=tone))
+        assert [t for t in TONES if TONES[t] in told] == [tone]
+    told = system_prompt(p)
+    assert not any(o.order_id in told for o in p.customer.orders)
+    assert "do not know your order numbers" in told
+    known = system_prompt(replace(p, order_numbers="when asked"))
+    assert all(o.order_id in known for o in p.customer.orders)
+
+
 def test_the_yes_is_the_rulebooks_words_and_only_once_every_detail_is_listed() -> None:
-    p = replace(first_case("exchange_variant", plain_exchange)[1], other=None)
+    p = replace(first_case("retail_exchange", plain_exchange)[1], other=None, tone="polite")
     with model(text(p.yes)) as (stand_in, customer):
         talk, said = customer.reply(p, start(p), proposal(p, leave_out="amount"))
         assert not says(said, YES)  # the model's yes is not taken
@@ -147,7 +165,7 @@ def test_without_a_key_nothing_is_sent() -> None:
 
 
 def test_a_silent_model_stops_the_conversation_with_a_clear_error() -> None:
-    p = case("return_some", 0)[1]
+    p = case("retail_return", 0)[1]
     with (
         model(status(500)) as (stand_in, customer),
         pytest.raises(CustomerUnavailable, match="gave no reply"),
@@ -157,7 +175,7 @@ def test_a_silent_model_stops_the_conversation_with_a_clear_error() -> None:
 
 
 def test_the_session_takes_it_in_place_of_the_scripted_customer() -> None:
-    task, p = case("return_some", 1)
+    task, p = case("retail_return", 1)
     with model(text(f"My email is {p.customer.email}. {STOP}")) as (_stand_in, customer):
         session = RetailSession.start(task, p, "guided", 20, customer=customer)
         answer = session.say("Could you give me your email address?")
@@ -167,7 +185,7 @@ def test_the_session_takes_it_in_place_of_the_scripted_customer() -> None:
 
 
 def test_the_session_hears_the_models_yes_only_when_every_detail_was_listed() -> None:
-    task, p = first_case("exchange_variant", plain_exchange)
+    task, p = first_case("retail_exchange", plain_exchange)
     with model(text(p.yes)) as (_stand_in, customer):
         session = RetailSession.start(task, replace(p, other=None), "guided", 20, customer)
         heard = tools.call(session, "respond_to_customer", {"message": proposal(p, "amount")})

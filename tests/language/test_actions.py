@@ -11,8 +11,8 @@ import pytest
 
 from novamart.kernel import default_kernel
 from novamart.language import Reading, lexicon_for, read
+from novamart.language.reader import LOGISTICS_NOTE as LOGISTICS
 
-LOGISTICS = "a pickup or return label, which no tool of the record arranges"
 ORDER = "an order cancelled, which no tool of the record does"
 
 

@@ -13,6 +13,7 @@ from novamart.retail.diff import plan
 from novamart.retail.messages import verifiable
 from novamart.retail.trail import Message, Step, Trail
 from novamart.scenarios import retail_customer as scripted
+from novamart.scenarios.retail_character import retail_characters
 from novamart.scenarios.retail_requests import (
     Request,
     RetailTask,
@@ -282,6 +283,7 @@ def proposal(settled: Settled) -> str:
 
 
 PROPOSALS = 2
+CHARACTERS = tuple(retail_characters().values())
 """A change of mind takes a second proposal; a third would be the agent's mistake."""
 
 
@@ -300,7 +302,7 @@ def converse(t: RetailTask, seed: int) -> Conversation | None:
     an order as the outcome of every open request on it). None when the customer mixes up two
     requests on one order (novamart.scenarios.retail_customer reads them by the order named):
     it takes a report of one for both, or a proposal of one for the other."""
-    p = scripted.profile(t, seed)
+    p = scripted.profile(t, seed, next(c for c in CHARACTERS if c.requests == t.family))
     talk = scripted.start(p)
     world, writer = t.world, Writer(t.customer_id)
 

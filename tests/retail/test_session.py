@@ -10,15 +10,17 @@ import pytest
 
 from novamart.retail import tools
 from novamart.retail.session import RetailSession
-from novamart.scenarios.retail_customer import profile
-from novamart.scenarios.retail_requests import Request, build_task, settle
+from novamart.scenarios.retail_character import retail_character
+from novamart.scenarios.retail_customer import case, opening
+from novamart.scenarios.retail_requests import Request, settle
 from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import RETAIL_TASKS, RETAIL_TOOLS, Mode
+from novamart.server.environment import NovamartEnvironment
 
 
-def session(family: str = "return_some", seed: int = 3, mode: Mode = "guided") -> RetailSession:
-    task = build_task(family, seed)
-    return RetailSession.start(task, profile(task, seed), mode, max_steps=40)
+def session(task: str = "retail_return", seed: int = 3, mode: Mode = "guided") -> RetailSession:
+    drawn, p = case(task, seed)
+    return RetailSession.start(drawn, p, mode, max_steps=40)
 
 
 def run(s: RetailSession, tool: str, /, **arguments: Any) -> dict[str, Any]:
@@ -164,7 +166,7 @@ def test_bad_input_is_a_typed_error_and_the_session_goes_on(
 
 
 def test_arguments_that_name_nothing_of_the_order_are_refused() -> None:
-    s = session("exchange_variant", 3)
+    s = session("retail_exchange", 3)
     authenticate(s)
     request = first_request(s)
     tool, arguments = write_arguments(s, request)
@@ -187,7 +189,7 @@ def test_arguments_that_name_nothing_of_the_order_are_refused() -> None:
 
 
 def test_a_declined_request_is_declined_and_only_then() -> None:
-    s = session("refusal", 3)
+    s = session("retail_refusal", 3)
     authenticate(s)
     settled = s.task.settled[0]
     assert settled.status == "declined"
@@ -223,3 +225,18 @@ def test_the_task_registry_lists_the_tools_the_rulebook_generates() -> None:
     rulebook = retail_kernel().rulebook
     assert tools.offered(rulebook, "guided") == RETAIL_TOOLS
     assert all(spec.tools == RETAIL_TOOLS for spec in RETAIL_TASKS.values())
+
+
+@pytest.mark.parametrize("task", RETAIL_TASKS)
+def test_a_reset_plays_the_tasks_character(task: str) -> None:
+    """Through the environment, a retail reset's customer is its task's character's: the
+    opening is ``case(task, seed)``'s, in a voice the character draws."""
+    env = NovamartEnvironment()
+    voices = retail_character(task).voices
+    tones = set()
+    for seed in range(12):
+        observation = env.reset(seed=seed, task=task)
+        p = case(task, seed)[1]
+        assert observation.issue_description == opening(p)
+        tones.add(p.tone)
+    assert tones <= set(voices) and len(tones) >= 2

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from novamart.scenarios.retail_character import retail_characters
 from novamart.scenarios.retail_customer import (
     Other,
     Profile,
@@ -15,10 +16,23 @@ from novamart.scenarios.retail_customer import (
     reply,
     start,
 )
-from novamart.scenarios.retail_requests import Request, build_task, settle_all
+from novamart.scenarios.retail_requests import Request, RetailTask, build_task, settle_all
 from novamart.scenarios.retail_world import retail_kernel
 
 YES_WORDS = retail_kernel().rulebook.facts.kinds["event"].fields["confirmed"].says_true
+PLAYS = {c.requests: c for c in retail_characters().values()}
+"""The character playing each request family (one per family today)."""
+
+
+def played(task: RetailTask, seed: int = 0) -> Profile:
+    """The customer of ``task`` as its family's character draws it at ``seed``."""
+    return profile(task, seed, PLAYS[task.family])
+
+
+def plain(p: Profile) -> Profile:
+    """``p`` in the polite voice (the words these tests read), knowing its order numbers and
+    acting for no one else."""
+    return replace(p, other=None, tone="polite", order_numbers="when asked")
 
 
 def proposal(p: Profile, request: Request, amount: float | None, leave_out: str = "") -> str:
@@ -45,14 +59,16 @@ def task_with(predicate, families=("compound", "return_some", "exchange_variant"
 
 @pytest.fixture(scope="module")
 def exchange() -> Profile:
-    task = task_with(lambda t: any(s.request.targets for s in t.settled), ("exchange_variant",))
-    return replace(profile(task, 0), other=None)
+    def steady(t: RetailTask) -> bool:  # an exchange, by a customer keeping to it
+        return any(s.request.targets for s in t.settled) and not played(t).wishes[0].changed_to
+
+    return plain(played(task_with(steady, ("exchange_variant",))))
 
 
 def test_the_opening_names_no_identifier(exchange: Profile) -> None:
     for seed in range(20):
         task = build_task("compound", seed)
-        text = opening(profile(task, seed))
+        text = opening(played(task, seed))
         customer = task.world.customer(task.customer_id)
         assert customer.email not in text and customer.customer_id not in text
         for order in customer.orders:
@@ -121,8 +137,8 @@ def test_an_item_it_does_not_want_is_refused(exchange: Profile) -> None:
 
 
 def test_it_changes_its_mind_once() -> None:
-    task = task_with(lambda t: any(w.changed_to for w in profile(t, 0).wishes))
-    p = replace(profile(task, 0), other=None)
+    task = task_with(lambda t: any(w.changed_to for w in played(t).wishes))
+    p = plain(played(task))
     i = next(k for k, w in enumerate(p.wishes) if w.changed_to)
     wish = p.wishes[i]
     assert wish.changed_to is not None
@@ -150,7 +166,7 @@ def test_it_asks_once_about_someone_elses_order(exchange: Profile) -> None:
 
 def test_it_never_leaves_before_every_request_is_settled_or_refused() -> None:
     task = task_with(lambda t: len(t.settled) >= 2, ("compound",))
-    p = replace(profile(task, 0), other=None)
+    p = plain(played(task))
     talk = start(p)
     for text in (
         "Is there anything else?",
@@ -173,7 +189,7 @@ def test_a_report_on_one_request_does_not_settle_another_on_the_same_order() -> 
     task = task_with(
         lambda t: len({r.order_id for r in t.requests}) < len(t.requests), ("compound",)
     )
-    p = replace(profile(task, 0), other=None)
+    p = plain(played(task))
     order = next(
         o
         for o in (r.order_id for r in task.requests)
@@ -184,27 +200,28 @@ def test_a_report_on_one_request_does_not_settle_another_on_the_same_order() -> 
 
 
 def test_the_customer_is_deterministic_and_its_habits_are_seeded() -> None:
-    profiles = [profile(build_task("compound", s), s) for s in range(80)]
-    again = [profile(build_task("compound", s), s) for s in range(5)]
+    profiles = [played(build_task("compound", s), s) for s in range(80)]
+    again = [played(build_task("compound", s), s) for s in range(5)]
     assert profiles[:5] == again
     changes = sum(any(w.changed_to for w in p.wishes) for p in profiles)
     others = sum(p.other is not None for p in profiles)
     assert 0 < changes < 40 and 5 < others < 40
     assert {p.identify_by for p in profiles} == {"email", "name and zip"}
+    assert {p.tone for p in profiles} == set(PLAYS["compound"].voices)
     p = profiles[0]
     assert reply(p, start(p), "Hello") == reply(p, start(p), "Hello")
 
 
 def test_after_a_change_of_mind_the_optimum_is_the_changed_requests() -> None:
     def carried_out_change(t):
-        wishes = profile(t, 0).wishes
+        wishes = played(t).wishes
         return any(
             w.changed_to and s.status == "carried out"
             for w, s in zip(wishes, t.settled, strict=True)
         )
 
     task = task_with(carried_out_change)
-    p = replace(profile(task, 0), other=None)
+    p = plain(played(task))
     assert settle_all(task.world, start(p).current)[1].digest() == task.final.digest()
     i = next(k for k, w in enumerate(p.wishes) if w.changed_to)
     talk, _ = reply(p, start(p), proposal(p, p.wishes[i].request, p.wishes[i].amount))
@@ -215,7 +232,7 @@ def test_after_a_change_of_mind_the_optimum_is_the_changed_requests() -> None:
 
 def test_a_write_the_kernel_refuses_has_no_amount_to_list() -> None:
     task = task_with(lambda t: t.settled[0].status != "carried out", ("refusal",))
-    assert profile(task, 0).wishes[0].amount is None
+    assert played(task).wishes[0].amount is None
 
 
 def test_the_reason_is_given_when_asked_not_before() -> None:
@@ -223,7 +240,7 @@ def test_the_reason_is_given_when_asked_not_before() -> None:
         lambda t: any(r.call.arguments.get("reason") == "other" for r in t.requests),
         ("pending_change", "return_some", "compound"),
     )
-    p = replace(profile(task, 0), other=None)
+    p = plain(played(task))
     assert "reason" not in opening(p).lower() and "particular" not in opening(p)
     _, said = reply(p, start(p), "May I ask why you want this?")
     assert "No particular reason." in said
@@ -234,7 +251,7 @@ def test_an_address_change_lists_no_amount() -> None:
         lambda t: t.settled[0].optimum == "modify_address" and t.settled[0].status == "carried out",
         ("pending_change",),
     )
-    p = replace(profile(task, 0), other=None)
+    p = plain(played(task))
     assert task.settled[0].amount == 0 and p.wishes[0].amount is None
     request = p.wishes[0].request
     text = f"I will ship order {request.order_id} to {request.call.arguments['address']}. Shall I?"

@@ -11,7 +11,7 @@ import pytest
 
 from novamart.kernel.requests import decide_plan
 from novamart.scenarios.plan import ScenarioError
-from novamart.scenarios.retail_report import family_report
+from novamart.scenarios.retail_report import task_report
 from novamart.scenarios.retail_requests import (
     RetailTask,
     build_task,
@@ -20,6 +20,7 @@ from novamart.scenarios.retail_requests import (
     settle,
 )
 from novamart.scenarios.retail_world import retail_kernel, world_spec
+from novamart.scenarios.tasks import RETAIL_TASKS
 
 FAMILIES = tuple(world_spec()["requests"]["families"])
 SEEDS = range(30)
@@ -39,9 +40,11 @@ def test_a_task_is_the_same_every_time() -> None:
 def test_a_task_does_not_depend_on_hash_order() -> None:
     code = (
         "from novamart.scenarios.retail_requests import build_task\n"
+        "from novamart.scenarios.retail_character import retail_character\n"
         "from novamart.scenarios.retail_customer import opening, profile\n"
         "t = build_task('compound', 11)\n"
-        "print(t.final.digest(), t.signature(), opening(profile(t, 11)))"
+        "p = profile(t, 11, retail_character('retail_compound'))\n"
+        "print(t.final.digest(), t.signature(), opening(p))"
     )
     root = str(Path(__file__).resolve().parents[2])
     outputs = set()
@@ -164,8 +167,9 @@ def test_a_payment_change_moves_the_order_to_the_new_method(
             assert order.paid_with == settled.request.call.arguments["payment_method_id"]
 
 
-def test_optimum_entropy_per_family() -> None:
-    report = {f: family_report(f, 40) for f in FAMILIES}
+def test_optimum_entropy_per_task() -> None:
+    report = {r["family"]: r for r in (task_report(name, 40) for name in RETAIL_TASKS)}
+    assert set(report) == set(FAMILIES)
     for family in ("pending_change", "compound"):
         assert report[family]["bits"] >= 1.5, report[family]
     for family in FAMILIES:

@@ -1,0 +1,83 @@
+"""The shortcuts that keep a retail reset in a few milliseconds give what the long way gives.
+
+A task's draw tells a candidate's status from the grants alone (``granted_status``), builds a
+call's request facts by validating only the request and the members it selects
+(``FactSchema.updated``), and keeps each settlement per world (``settle``): each is checked
+here against the long way on the requests of real tasks (every status the families draw).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from novamart.kernel.effects import REQUEST_KIND, SELECTED
+from novamart.kernel.facts import Facts
+from novamart.kernel.requests import decide_call, granted_status, request_facts
+from novamart.scenarios.retail_requests import (
+    Request,
+    RetailTask,
+    _settle,
+    build_task,
+    case_facts,
+    settle,
+)
+from novamart.scenarios.retail_world import RETAIL_DIR, World, retail_kernel, world_spec
+
+FAMILIES = tuple(world_spec()["requests"]["families"])
+SEEDS = range(40)
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[RetailTask]:
+    return [build_task(f, s) for f in FAMILIES for s in SEEDS]
+
+
+def _cases(task: RetailTask) -> list[tuple[World, Request]]:
+    """Each request of ``task`` with the world it is decided on (the ones before it settled)."""
+    found, state = [], task.world
+    for request in task.requests:
+        found.append((state, request))
+        state = settle(state, request)[1]
+    return found
+
+
+def test_the_status_from_the_grants_is_the_decisions_status(tasks: list[RetailTask]) -> None:
+    kernel = retail_kernel()
+    seen: Counter[str] = Counter()
+    for task in tasks:
+        for state, request in _cases(task):
+            facts = kernel.rulebook.facts.validate(case_facts(state, request))
+            status = decide_call(kernel, facts, request.call)[0].status
+            quick = granted_status(kernel, facts, request.call)
+            seen[status] += 1
+            assert quick == (status if status in ("carried out", "declined") else None)
+    assert {"carried out", "declined", "refused"} <= set(seen)
+
+
+def test_request_facts_equal_the_whole_case_validated_again(tasks: list[RetailTask]) -> None:
+    rulebook = retail_kernel().rulebook
+    schema = rulebook.facts
+    for task in tasks[::3]:
+        for state, request in _cases(task):
+            raw = case_facts(state, request)
+            built = request_facts(rulebook, schema.validate(raw), request.call)
+            unchecked = request_facts(rulebook, Facts(**raw), request.call)  # built in code
+            whole = built.as_dict()
+            assert schema.validate(whole) == built == unchecked
+            assert whole[REQUEST_KIND]["resolution"] == request.call.resolution
+            chosen = {m["item_id"] for m in whole["item"] if m[SELECTED]}
+            assert chosen == set(request.item_ids)
+
+
+def test_a_settlement_is_kept_per_world_and_equals_one_made_again(
+    tasks: list[RetailTask],
+) -> None:
+    for task in tasks[::5]:
+        for state, request in _cases(task):
+            kept = settle(state, request)
+            assert settle(state, request) is kept
+            assert _settle(state, request, RETAIL_DIR, None) == kept
+            copy = World(state.seed, state.products, state.customers)  # equal, not the same
+            assert settle(copy, request) is not kept and settle(copy, request) == kept
