@@ -8,7 +8,9 @@ few kinds can be, and are checked against what the episode did and the world hol
 
 - money back, a reversed charge, an approval, an outcome for the customer, a "benefit" that
   speaks of a refund or money: true once a write that moves money (its resolution declares an
-  amount) was carried out (how much is the amounts check's); a status quoted is not money;
+  amount) was carried out on each order the clause names, and the clause speaks of no further
+  order ("your other order was refunded too"); how much is the amounts check's; a status
+  quoted is not money;
 - an order cancelled, a status, a benefit the reader took a status for ("the order is
   delivered"): true when the clause names a status value the rulebook declares that one of
   the customer's orders or items holds, at the start or at the end; a status that only
@@ -51,6 +53,12 @@ RESTRICTS = re.compile(
 kernel's reasons are such: "only delivered orders take returns", "the card is $1.15 short")."""
 
 
+ORDER_NAMED = re.compile(r"\bw\s?(\d{4,})\b", re.I)
+"""An order's number in a clause as the reader gives it ("order w 1234567")."""
+FURTHER_ORDERS = re.compile(
+    r"\b(?:other|another|second|third|both|all|each|every)\b(?:\s+\w+){0,3}?\s+orders?\b", re.I
+)
+"""A clause about an order besides the one in question ("your other order", "both orders")."""
 WRITE_CLAIMED = "a write no tool made"
 """The kind of a clause asserting a resolution with effects that no write carried out."""
 
@@ -90,11 +98,12 @@ def unsupported(
     the kernel's reasons for the requests (a clause repeating one states the record)."""
     given = " | ".join(" ".join(r.lower().split()) for r in reasons)
     rulebook = retail_kernel().rulebook
-    moved = any(
-        s.kind == "write" and s.carried_out and has_amount(rulebook, s.resolution)
+    paid = {
+        "".join(filter(str.isdigit, s.order_id or ""))
         for s in trail.steps
-        if s.resolution in rulebook.resolutions
-    )
+        if s.kind == "write" and s.carried_out and s.resolution in rulebook.resolutions
+        and has_amount(rulebook, s.resolution)
+    }  # fmt: skip
     reviewed = any(
         s.kind == "write" and s.carried_out and s.resolution in rulebook.resolutions
         and not rulebook.resolutions[s.resolution].declares_call
@@ -117,7 +126,7 @@ def unsupported(
             if kind.startswith(CHECKED_ELSEWHERE):
                 continue
             spoken = kind.startswith(BENEFIT_NOTE) and MONEY.search(clause)
-            if moved and (kind.startswith(MONEY_MOVED) or spoken):
+            if (kind.startswith(MONEY_MOVED) or spoken) and _paid_for(clause, paid):
                 continue
             if kind.startswith(REVIEW_NOTE) and reviewed:
                 continue
@@ -129,6 +138,16 @@ def unsupported(
                 continue
             found.append((message, kind, clause))
     return found
+
+
+def _paid_for(clause: str, paid: set[str]) -> bool:
+    """Whether money said to move in ``clause`` is a write's: some write moved money, and
+    every order the clause names had one; a clause about further orders it does not name
+    ("your other order was refunded too") is no write's."""
+    named = ORDER_NAMED.findall(clause)
+    if named:
+        return all(n in paid for n in named)
+    return bool(paid) and not FURTHER_ORDERS.search(clause)
 
 
 def _names_status(clause: str, held: frozenset[str]) -> bool:
