@@ -43,7 +43,7 @@ from novamart.evaluation.llm_customer import (
 from novamart.kernel import events
 from novamart.scenarios import retail_customer as scripted
 from novamart.scenarios.retail_character import OrderNumbers
-from novamart.scenarios.retail_customer import METHOD_WORDS, REASONS, Profile, Talk
+from novamart.scenarios.retail_customer import METHOD_WORDS, Profile, Talk
 from novamart.scenarios.retail_world import World, retail_kernel
 from novamart.tools.confirmation import says
 
@@ -114,9 +114,8 @@ def system_prompt(p: Profile) -> str:
     ]
     for number, wish in enumerate(p.wishes, 1):
         lines.append(f"{number}. {scripted.describe(p.world, wish.request)}.")
-        reason = wish.request.call.arguments.get("reason")
-        if reason:
-            lines.append(f"   Asked why: {REASONS.get(str(reason), 'No particular reason.')}")
+        if why := scripted.reason(p.world, wish.request):
+            lines.append(f"   Asked why: {why}")
         if wish.changed_to is not None:
             lines.append(
                 "   When the agent first lists what it will do for this, you change your mind: "

@@ -171,6 +171,9 @@ def policy_body(policy: Policy, rulebook: Rulebook) -> str:
 
 
 def _amount(phrases: Phrases, amount: Amount) -> str:
+    if amount.expression is not None and amount.percent:
+        parts = [f"{p:g} percent for {k}" for k, p in amount.percent.items()]
+        return f"{' and '.join(parts)} of {phrases.say(amount.expression)}"
     if amount.expression is not None:
         return phrases.say(amount.expression)
     if amount.field and not amount.percent:

@@ -122,12 +122,14 @@ def describe_condition(test: object) -> str:
 
 def describe_amount(amount: Amount) -> str:
     if amount.expression is not None:
-        return describe_expression(amount.expression)
-    if amount.percent and amount.field:
+        base: str | None = describe_expression(amount.expression)
+    else:
+        base = _field(amount.field) if amount.field else None
+    if base and amount.percent:
         parts = [f"{p:g} percent for {k}" for k, p in amount.percent.items()]
-        return f"{' and '.join(parts)} of {_field(amount.field)}"
-    if amount.field:
-        return _field(amount.field)
+        return f"{' and '.join(parts)} of {base}"
+    if base:
+        return base
     return f"${amount.constant:.2f}" if amount.constant else "no payment"
 
 

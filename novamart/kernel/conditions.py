@@ -118,12 +118,34 @@ class ExprTest:
         """The numbers written in it (a percentage as written: 10% is 10)."""
         return [float(n) for n in _constants(self.expr)]
 
+    @property
+    def limit(self) -> int | float | None:
+        """The one number it compares with, when exactly one plain number is written in it
+        (``all item where item.selected: item.days <= 30`` has 30): what ``{limit}`` says and
+        a policy variant may move; None when it has none or several."""
+        found = _plain_numbers(self.expr)
+        return found[0].value if len(found) == 1 else None
+
+    def with_limit(self, value: int | float) -> ExprTest:
+        """The same test comparing with ``value`` instead of its ``limit``."""
+        (old,) = _plain_numbers(self.expr)
+        return ExprTest(expressions.replaced(self.expr, old, Const(value, str(value))))
+
 
 def _constants(node: Expr) -> list[float]:
     if isinstance(node, Const):
         scale = 100 if node.text.endswith("%") else 1
         return [float(v) * scale for v in _flat(node.value) if expressions.is_number(v)]
     return [n for child in expressions.children(node) for n in _constants(child)]
+
+
+def _plain_numbers(node: Expr) -> list[Const]:
+    """The number constants written in ``node`` (not percentages, lists or flags)."""
+    return [
+        n
+        for n in expressions.walk(node)
+        if isinstance(n, Const) and expressions.is_number(n.value) and not n.text.endswith("%")
+    ]
 
 
 @dataclass(frozen=True)

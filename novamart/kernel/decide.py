@@ -390,6 +390,13 @@ def render(template: str, facts: Facts, test: FieldTest | ExprTest | None = None
             return failed_part(test, facts)
         if kind == LIMIT and field is None and isinstance(test, FieldTest):
             return plain(test.value)
+        if (
+            kind == LIMIT
+            and field is None
+            and isinstance(test, ExprTest)
+            and test.limit is not None
+        ):
+            return plain(test.limit)
         observed = facts.value(kind, field) if field else None
         return "unknown" if observed is None else plain(observed)
 
@@ -409,13 +416,13 @@ def grant_amount(rule: Amount, facts: Facts) -> float | None:
     it divides by zero: what cannot be computed is not granted an amount)."""
     if rule.expression is not None:
         try:
-            value = expressions.value_of(rule.expression, facts)
+            base = expressions.value_of(rule.expression, facts)
         except ZeroDivisionError:
             return None
-        return None if value is None else cents(value)
-    if rule.field is None:
+    elif rule.field is None:
         return cents(rule.constant)
-    base = facts.value(*rule.field.split("."))
+    else:
+        base = facts.value(*rule.field.split("."))
     if base is None:
         return None
     if rule.by is None:

@@ -43,7 +43,9 @@ EVENT_KIND = "event"
 """The fact kind whose true/false fields are the conversation's events (``requires:``)."""
 EVENT_STEP = "event"
 """A plan's step ``{event: confirmed}``: an event arriving between calls."""
-RESERVED = ("request_id", "resolution")
+GRANTED = "granted"
+"""The request's field holding the amount of the grant carried out (what effects may add)."""
+RESERVED = ("request_id", "resolution", GRANTED)
 """Fields of the request fact that are not arguments."""
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 
@@ -247,6 +249,11 @@ def _request_kind(
     fields: dict[str, FieldSpec] = {
         "request_id": FieldSpec(type="id", describe="the call"),
         "resolution": FieldSpec(type="choice", values=tuple(calls), describe="what is asked"),
+        GRANTED: FieldSpec(
+            type="money",
+            describe="what the call is worth once granted (set as it is carried out, for its "
+            "effects: customer.credit = customer.credit + request.granted)",
+        ),
     }
     for name, spec in calls.items():
         for arg, argument in spec.arguments.items():

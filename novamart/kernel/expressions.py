@@ -25,7 +25,7 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, DivisionByZero, InvalidOperation
 from typing import Any, Protocol, Union
 
@@ -192,6 +192,29 @@ def children(node: Expr) -> tuple[Expr, ...]:
     if isinstance(node, Quantified):
         return tuple(n for n in (node.where, node.body) if n is not None)
     return ()
+
+
+def replaced(node: Expr, old: Expr, new: Expr) -> Expr:
+    """``node`` with the sub-expression ``old`` (that very node) replaced by ``new``."""
+    if node is old:
+        return new
+    if isinstance(node, Arith | Compare):
+        return replace(
+            node, left=replaced(node.left, old, new), right=replaced(node.right, old, new)
+        )
+    if isinstance(node, Neg | Not):
+        return replace(node, operand=replaced(node.operand, old, new))
+    if isinstance(node, Logic):
+        return replace(node, operands=tuple(replaced(o, old, new) for o in node.operands))
+    if isinstance(node, Implies):
+        return replace(
+            node, condition=replaced(node.condition, old, new), then=replaced(node.then, old, new)
+        )
+    if isinstance(node, Quantified):
+        where = None if node.where is None else replaced(node.where, old, new)
+        body = None if node.body is None else replaced(node.body, old, new)
+        return replace(node, where=where, body=body)
+    return node
 
 
 def walk(node: Expr) -> Iterator[Expr]:

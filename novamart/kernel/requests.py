@@ -12,14 +12,15 @@ else refused with the kernel's reasons, or undetermined with the tools that woul
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from novamart.kernel import effects, events
+from novamart.kernel.decide import grant_amount
 from novamart.kernel.decision import Decision, Grant
-from novamart.kernel.declared import ArgumentError, ArgumentSpec, Call, Step
+from novamart.kernel.declared import GRANTED, ArgumentError, ArgumentSpec, Call, Step
 from novamart.kernel.effects import REQUEST_KIND, SELECTED, EffectError
 from novamart.kernel.examples import Decider
 from novamart.kernel.facts import MAX_TEXT, Facts
@@ -137,7 +138,9 @@ def decide_call(rules: Decider, state: Facts, call: Call, number: int = 1) -> tu
     decision = rules.decide(facts)
     grant = decision.grant_for(call.resolution)
     if grant is not None:
-        after = effects.apply(rulebook.facts, facts, _chain(rulebook, call.resolution))
+        chain = _chain(rulebook, call.resolution)
+        worth = _with_granted(rulebook, facts, chain, lambda: grant.amount)
+        after = effects.apply(rulebook.facts, worth, chain)
         done = Outcome(
             call=call,
             status="carried out",
@@ -188,10 +191,44 @@ def carried_out(rulebook: Rulebook, state: Facts, call: Call, number: int = 1) -
     closed-book tool does as asked; a guided one once the gate granted it on what the agent
     knows); an ArgumentError or EffectError says what does not fit."""
     facts = request_facts(rulebook, state, call, number)
-    return effects.apply(rulebook.facts, facts, _chain(rulebook, call.resolution))
+    chain = _chain(rulebook, call.resolution)
+    worth = _with_granted(rulebook, facts, chain, lambda: rule_amount(rulebook, facts, call))
+    return effects.apply(rulebook.facts, worth, chain)
 
 
-def _chain(rulebook: Rulebook, resolution: str) -> list[tuple[str, tuple[effects.Effect, ...]]]:
+def rule_amount(rulebook: Rulebook, facts: Facts, call: Call) -> float | None:
+    """What a grant of ``call`` would be worth on ``facts`` (the amount of the first policy
+    granting its resolution), whether or not the policies grant it; None when none does or
+    it cannot be computed."""
+    rule = next(
+        (
+            g.amount
+            for p in rulebook.policies.values()
+            for g in p.grants
+            if g.resolution == call.resolution
+        ),
+        None,
+    )
+    return None if rule is None else grant_amount(rule, facts)
+
+
+_Chain = list[tuple[str, tuple[effects.Effect, ...]]]
+_GRANTED_REF = f"{REQUEST_KIND}.{GRANTED}"
+
+
+def _with_granted(
+    rulebook: Rulebook, facts: Facts, chain: _Chain, amount: Callable[[], float | None]
+) -> Facts:
+    """``facts`` with the request's ``granted`` amount, when an effect of ``chain`` reads it
+    (only then: the other calls skip a validation)."""
+    if not any(_GRANTED_REF in e.reads() for _, done in chain for e in done):
+        return facts
+    raw = facts.as_dict()
+    raw[REQUEST_KIND] = {**raw[REQUEST_KIND], GRANTED: amount()}
+    return rulebook.facts.validate(raw)
+
+
+def _chain(rulebook: Rulebook, resolution: str) -> _Chain:
     """The resolution and its follow-ups, in order (acyclic: checked at load)."""
     chain = []
     name: str | None = resolution

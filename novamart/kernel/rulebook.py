@@ -177,8 +177,9 @@ class Condition(BaseModel):
 
 
 class Amount(BaseModel):
-    """How much a grant is worth: a constant, a field, a percentage by some field, or an
-    expression over fields (``order.price - order.discount``, ``order.price * 10%``)."""
+    """How much a grant is worth: a constant, a field, an expression over fields
+    (``order.price - order.discount``, ``order.price * 10%``), or a percentage by some field
+    (``by``, ``percent``) of a field or of an expression."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     constant: float = 0
@@ -720,7 +721,7 @@ def _load_policy(
             f"'{FALLBACK_TEST}' cannot be one of several alternatives; "
             "use 'applies_when: all conditions hold'",
         )
-    limits_by_name = {c.name: c.test.value for c in conditions if isinstance(c.test, FieldTest)}
+    limits_by_name = {c.name: limit for c in conditions if (limit := _limit(c.test)) is not None}
     # an expression's numbers may be stated too (it has no single value to show in braces)
     stated = _stated_numbers(grants) + [
         n for c in conditions if isinstance(c.test, ExprTest) for n in c.test.numbers()
@@ -779,6 +780,14 @@ def _amount_numbers(amount: Amount) -> list[float]:
     return [] if amount.expression is None else ExprTest(amount.expression).numbers()
 
 
+def _limit(test: Test) -> Any:
+    """The value a condition's test compares with (a plain test's, or an expression's one
+    number), what ``{limit}`` and the clause's ``{condition}`` say; else None."""
+    if isinstance(test, FieldTest):
+        return test.value
+    return test.limit if isinstance(test, ExprTest) else None
+
+
 def _template_problems(template: str, test: Test, schema: FactSchema) -> list[str]:
     problems = []
     for name in _PLACEHOLDER.findall(template):
@@ -788,10 +797,11 @@ def _template_problems(template: str, test: Test, schema: FactSchema) -> list[st
                     f"reason uses {{{name}}}; the fallback knows only {{other_policies}}"
                 )
             continue
-        if name == LIMIT and isinstance(test, ExprTest):
+        if name == LIMIT and isinstance(test, ExprTest) and test.limit is None:
             problems.append(
                 f"reason uses {{{LIMIT}}}, but an expression test has no single value it "
-                f"compares with; write the fields ({{{test.refs[0]}}}) or {{{FAILED}}}, which "
+                "compares with (one number written in it); "
+                f"write the fields ({{{test.refs[0]}}}) or {{{FAILED}}}, which "
                 "names the part of the test that failed"
             )
             continue
@@ -839,7 +849,10 @@ def _amount(
         if problem := _numeric_field(raw.strip(), schema):
             issues.add(doc, path, where, f"amount: {problem}")
         return Amount(field=raw.strip())
-    if problem := _numeric_field(raw.percent_of, schema):
+    base = Amount(field=raw.percent_of)
+    if not _REF.match(raw.percent_of.strip()):  # a percent of arithmetic: sum(item.price ...)
+        base = _expression_amount(raw.percent_of, schema, doc, (*path, "percent_of"), where, issues)
+    elif problem := _numeric_field(raw.percent_of, schema):
         issues.add(doc, (*path, "percent_of"), where, f"amount: {problem}")
     by = schema.field(*raw.by.partition(".")[::2])
     values = by.values if by is not None else None
@@ -850,7 +863,7 @@ def _amount(
             where,
             f"amount: {raw.by!r} must be a fact field with a fixed set of values",
         )
-        return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+        return _percent(base, raw)
     for key in raw.percent:
         if key not in values:
             issues.add(
@@ -868,7 +881,12 @@ def _amount(
             where,
             f"amount: no percent given for {raw.by} {', '.join(missing)}",
         )
-    return Amount(field=raw.percent_of, by=raw.by, percent=raw.percent)
+    return _percent(base, raw)
+
+
+def _percent(base: Amount, raw: PercentAmount) -> Amount:
+    """``raw``'s percent by its field, of ``base`` (a field, or an expression)."""
+    return base.model_copy(update={"by": raw.by, "percent": raw.percent})
 
 
 _REF = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")

@@ -7,6 +7,9 @@ A policy file says what may move and how far::
       within_return_window: [21, 45]   # the number this condition's test compares with
       store_credit.gold: [60, 90]      # the percent a grant pays for this value of its ``by``
 
+A name several policies vary within the same bounds is drawn once (one window for returns and
+exchanges).
+
 Variant N draws every declared parameter from a generator seeded with N (the same variant on
 any machine); the variant is a Rulebook like any other, content-hashed, so it compiles and
 caches the way a reload does (PolicyKernel.variant). Reasons follow through ``{limit}``; a
@@ -22,7 +25,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from novamart.kernel.conditions import FieldTest
+from novamart.kernel.conditions import ExprTest, FieldTest
 
 if TYPE_CHECKING:
     from novamart.kernel.rulebook import Policy, Rulebook, _Collector
@@ -50,6 +53,8 @@ def _targets(policy: Policy) -> dict[str, tuple[float, str]]:
             and not isinstance(test.value, bool)
         ):
             found[cond.name] = (test.value, "threshold")
+        elif isinstance(test, ExprTest) and test.limit is not None:
+            found[cond.name] = (test.limit, "threshold")
     for grant in policy.grants:
         for key, percent in grant.amount.percent.items():
             found[f"{grant.resolution}.{key}"] = (percent, "percent")
@@ -98,12 +103,20 @@ def _draw(rng: random.Random, base: float, bounds: tuple[float, float]) -> float
 
 
 def parameters(rulebook: Rulebook, number: int) -> dict[str, dict[str, float | int]]:
-    """What variant ``number`` sets: policy -> vary name -> value (declared order)."""
+    """What variant ``number`` sets: policy -> vary name -> value (declared order). A name
+    several policies vary within the same bounds is one number of the store (the return
+    window of returns and of exchanges): drawn once, the same in each."""
     rng = random.Random(f"policy-variant:{number}")
     drawn: dict[str, dict[str, float | int]] = {}
+    shared: dict[tuple[str, tuple[float, float]], float | int] = {}
     for policy in rulebook.policies.values():
         targets = _targets(policy)
-        values = {name: _draw(rng, targets[name][0], b) for name, b in policy.vary.items()}
+        values = {}
+        for name, bounds in policy.vary.items():
+            key = (name, tuple(bounds))
+            if key not in shared:
+                shared[key] = _draw(rng, targets[name][0], bounds)
+            values[name] = shared[key]
         if values:
             drawn[policy.name] = values
     return drawn
@@ -133,6 +146,11 @@ def _moved(policy: Policy, values: dict[str, float | int]) -> Policy:
             test = replace(cond.test, value=new)
             text = f"{test.ref} {test.op} {_plain(new)}"
             cond = cond.model_copy(update={"test": test, "text": text})
+            clause = _restate(clause, old, new)
+        elif cond.name in values and isinstance(cond.test, ExprTest):
+            old, new = cond.test.limit, values[cond.name]
+            moved = cond.test.with_limit(new)
+            cond = cond.model_copy(update={"test": moved, "text": str(moved.expr)})
             clause = _restate(clause, old, new)
         conditions.append(cond)
     grants = []

@@ -8,14 +8,20 @@ few kinds can be, and are checked against what the episode did and the world hol
 
 - money back, a reversed charge, an approval, an outcome for the customer, a "benefit" that
   speaks of a refund or money: true once a write that moves money (its resolution declares an
-  amount) was carried out (how much is the amounts check's); a status quoted is not money;
+  amount) was carried out on each order the clause names, and the clause speaks of no further
+  order ("your other order was refunded too"); how much is the amounts check's; a status
+  quoted is not money;
 - an order cancelled, a status, a benefit the reader took a status for ("the order is
   delivered"): true when the clause names a status value the rulebook declares that one of
   the customer's orders or items holds, at the start or at the end; a status that only
   restricts ("only delivered orders take returns", "the card is $1.15 short") claims nothing
   of value, nor does one repeating the kernel's reasons;
 - a review or approval by someone: true once a request went to a manager;
-- an amount: the amounts check (novamart.retail.messages) decides it.
+- an amount: the amounts check (novamart.retail.messages) decides it;
+- a resolution said to be given ("you also get 75% back in store credit", "I've escalated
+  it"), which the reader resolves rather than marks: true once a write of it was carried out
+  (a decline writes nothing, and is the refusal check's), or when it repeats the kernel's
+  reasons ("the order is processed", read with the return refused before it);
 
 Any other kind, including one the reader adds later, costs (fail closed).
 """
@@ -30,6 +36,7 @@ from novamart.language import lexicon_for, read
 from novamart.language.consequence import BENEFIT_NOTE, ORDER_NOTE, REVIEW_NOTE
 from novamart.language.reader import AMOUNT_NOTE, OUTCOME_NOTE, STATUS_NOTE
 from novamart.retail.trail import Message, Trail
+from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
 
 MONEY_MOVED = ("money back", "a reversed charge", "an approval", "an amount given", OUTCOME_NOTE)
@@ -46,11 +53,29 @@ RESTRICTS = re.compile(
 kernel's reasons are such: "only delivered orders take returns", "the card is $1.15 short")."""
 
 
+ORDER_NAMED = re.compile(r"\bw\s?(\d{4,})\b", re.I)
+"""An order's number in a clause as the reader gives it ("order w 1234567")."""
+FURTHER_ORDERS = re.compile(
+    r"\b(?:other|another|second|third|both|all|each|every)\b(?:\s+\w+){0,3}?\s+orders?\b", re.I
+)
+"""A clause about an order besides the one in question ("your other order", "both orders")."""
+WRITE_CLAIMED = "a write no tool made"
+"""The kind of a clause asserting a resolution with effects that no write carried out."""
+
+
 @functools.lru_cache(maxsize=4096)
 def unverified_kinds(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, clause) of each claim of ``text`` the reader cannot resolve."""
     reading = read(text, lexicon_for(retail_kernel().rulebook))
     return tuple((u.what, u.clause) for u in reading.unverifiable)
+
+
+@functools.lru_cache(maxsize=4096)
+def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
+    """(resolution, clause) of each resolution ``text`` says was given or is given ("you get
+    75% back in store credit"), hedged or not; an offer, a denial or a condition is none."""
+    reading = read(text, lexicon_for(retail_kernel().rulebook))
+    return tuple((c.resolution, c.clause) for c in reading.asserted())
 
 
 def _statuses(customer_id: str, worlds: Iterable[World]) -> frozenset[str]:
@@ -73,11 +98,12 @@ def unsupported(
     the kernel's reasons for the requests (a clause repeating one states the record)."""
     given = " | ".join(" ".join(r.lower().split()) for r in reasons)
     rulebook = retail_kernel().rulebook
-    moved = any(
-        s.kind == "write" and s.carried_out and rulebook.resolutions[s.resolution].amount
+    paid = {
+        "".join(filter(str.isdigit, s.order_id or ""))
         for s in trail.steps
-        if s.resolution in rulebook.resolutions
-    )
+        if s.kind == "write" and s.carried_out and s.resolution in rulebook.resolutions
+        and has_amount(rulebook, s.resolution)
+    }  # fmt: skip
     reviewed = any(
         s.kind == "write" and s.carried_out and s.resolution in rulebook.resolutions
         and not rulebook.resolutions[s.resolution].declares_call
@@ -85,13 +111,22 @@ def unsupported(
         for s in trail.steps
     )  # fmt: skip
     held = _statuses(customer_id, worlds)
+    made = {s.resolution for s in trail.steps if s.kind == "write" and s.carried_out}
     found = []
     for message in messages:
+        found += [
+            (message, WRITE_CLAIMED, clause)
+            for resolution, clause in asserted_writes(message.text)
+            if resolution in rulebook.declared
+            and not rulebook.resolutions[resolution].declines
+            and resolution not in made
+            and " ".join(clause.lower().split()) not in given
+        ]
         for kind, clause in unverified_kinds(message.text):
             if kind.startswith(CHECKED_ELSEWHERE):
                 continue
             spoken = kind.startswith(BENEFIT_NOTE) and MONEY.search(clause)
-            if moved and (kind.startswith(MONEY_MOVED) or spoken):
+            if (kind.startswith(MONEY_MOVED) or spoken) and _paid_for(clause, paid):
                 continue
             if kind.startswith(REVIEW_NOTE) and reviewed:
                 continue
@@ -103,6 +138,16 @@ def unsupported(
                 continue
             found.append((message, kind, clause))
     return found
+
+
+def _paid_for(clause: str, paid: set[str]) -> bool:
+    """Whether money said to move in ``clause`` is a write's: some write moved money, and
+    every order the clause names had one; a clause about further orders it does not name
+    ("your other order was refunded too") is no write's."""
+    named = ORDER_NAMED.findall(clause)
+    if named:
+        return all(n in paid for n in named)
+    return bool(paid) and not FURTHER_ORDERS.search(clause)
 
 
 def _names_status(clause: str, held: frozenset[str]) -> bool:

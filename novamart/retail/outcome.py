@@ -7,7 +7,9 @@
   write was a wrong one (cancelled instead of modified, another variant, another route).
 - A request the optimum declines or refuses is right when its order is untouched (no field
   of it that no optimal write changes differs), the customer was told it cannot be done, and,
-  when the kernel's answer is ``escalate``, a write escalated it.
+  when the kernel's answer is ``escalate``, a write escalated it; when its answer is another
+  write (store credit instead of a late return), every field that write changes holds the
+  optimal value.
 - A field that differs and no optimal write changes is an extra write, of another
   customer's when it is theirs; an escalation made where the kernel's answer is not one is a
   wrong write too.
@@ -120,14 +122,18 @@ def _request(
             if now.get(r) != optimal.get(r)
         )
         told = said.refusal(trail.messages, order_id) is not None
+        given = sorted(r for r in best.touches[index] if ending.get(r) != best.optimal.get(r))
         parts = [
             f"changed: {_differences(differ, now, optimal)}" if differ else "untouched",
             TOLD if told else NOT_TOLD,
         ]
+        if given:  # the write the kernel grants instead (store credit) was not made as granted
+            parts.append(f"not given instead: {_differences(given, ending, best.optimal)}")
         escalation = settled.optimum != ESCALATE or order_id in escalated
         if not escalation:
             parts.append("it was not escalated")
-        happened, right = "; ".join(parts), not differ and told and escalation
+        happened = "; ".join(parts)
+        right = not differ and not given and told and escalation
     return RequestGrade(
         number=index + 1,
         resolution=settled.request.call.resolution,

@@ -51,6 +51,8 @@ class RetailSession:
     """The agent's message the customer's last reply said yes to (cleared by the next
     message and by a write carried out): a write is confirmed only if it lists that write."""
     attempt: Attempt | None = None
+    checked: set[str] = field(default_factory=set)
+    """The items the defect check ran on (what the gate may count a fault of)."""
     conversation: list[str] = field(default_factory=list)
     tools_used: list[str] = field(default_factory=list)
 

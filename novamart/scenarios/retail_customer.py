@@ -34,6 +34,8 @@ from novamart.scenarios.retail_requests import (
     RetailTask,
     Settled,
     build_task,
+    has_amount,
+    instead_of,
     settle,
     settle_all,
 )
@@ -87,6 +89,16 @@ class Wish:
     """The write's amount as the kernel computes it (None when it has none)."""
     changed_to: Request | None = None
     changed_amount: float | None = None
+    instead: str | None = None
+    """The write the kernel grants in place of the request when it refuses it (store credit
+    for a late return): the customer takes that offer, listed in full, instead."""
+    changed_instead: str | None = None
+
+    def offer(self, changed: bool) -> tuple[Request, float | None, str | None]:
+        """The request as the customer wants it now, its amount, and the write instead."""
+        if changed and self.changed_to is not None:
+            return self.changed_to, self.changed_amount, self.changed_instead
+        return self.request, self.amount, self.instead
 
 
 @dataclass(frozen=True)
@@ -175,8 +187,12 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
     wishes = []
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
-        amount = None if changed is None else _changed_amount(task, i, changed)
-        wishes.append(Wish(settled.request, _write_amount(settled), changed, amount))
+        after = None if changed is None else _changed(task, i, changed)
+        amount, instead = _wanted(settled)
+        changed_amount, changed_instead = _wanted(after) if after else (None, None)
+        wishes.append(
+            Wish(settled.request, amount, changed, changed_amount, instead, changed_instead)
+        )
     others = [c for c in task.world.customers if c.customer_id != task.customer_id]
     other = None
     if others and rng.random() < character.acts_for_other:
@@ -197,18 +213,26 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
     )
 
 
-def _changed_amount(task: RetailTask, number: int, changed: Request) -> float | None:
-    """The amount of request ``number`` as changed, on the world the requests before it left
-    (only those are settled again: a profile costs a decision only when the mind changes)."""
+def _changed(task: RetailTask, number: int, changed: Request) -> Settled:
+    """Request ``number`` as changed, settled on the world the requests before it left (only
+    those are settled again: a profile costs a decision only when the mind changes)."""
     state = settle_all(task.world, task.requests[:number])[1]
-    return _write_amount(settle(state, changed)[0])
+    return settle(state, changed)[0]
 
 
-def _write_amount(settled: Settled) -> float | None:
-    """The amount of the write the customer wants, when the kernel lets it be carried out and
-    the resolution declares one (a refused write, or an address change, has none to list)."""
-    declared = retail_kernel().rulebook.resolutions[settled.request.call.resolution]
-    return settled.amount if settled.status == "carried out" and declared.amount else None
+def _wanted(settled: Settled) -> tuple[float | None, str | None]:
+    """The amount of the write the customer will say yes to, when the resolution has one,
+    and the write the kernel grants instead of a refused request (else None): a refused
+    write, a decline, a review or an address change has no amount to list."""
+    rulebook = retail_kernel().rulebook
+    instead = instead_of(rulebook, settled.request, settled.optimum)
+    if settled.status == "carried out" and has_amount(rulebook, settled.request.call.resolution):
+        return settled.amount, None
+    if settled.status != "carried out" and instead is not None:
+        return settled.amount if has_amount(
+            rulebook, instead.resolution
+        ) else None, instead.resolution
+    return None, None
 
 
 def _dropping_one(request: Request, rng: random.Random) -> Request:
@@ -254,6 +278,21 @@ def describe(world: World, request: Request) -> str:
     return f"I want to {action} {subject}{tail}"
 
 
+def reason(world: World, request: Request) -> str | None:
+    """What the customer says when asked why it wants ``request``: the reason it gives (none
+    for a request without one), and that a named item stopped working when it has a fault the
+    defect check would find (the customer notices a fault; it cannot know what the check says)."""
+    said = []
+    given = request.call.arguments.get("reason")
+    if given:
+        said.append(REASONS.get(str(given), "No particular reason."))
+    order = world.customer(request.customer_id).order(request.order_id)
+    for item in order.items:
+        if item.item_id in request.item_ids and item.defect_found:
+            said.append(f"The {world.product(item.product_id).name} stopped working properly.")
+    return " ".join(said) or None
+
+
 def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     """The customer's answer to the agent's message, and where the talk stands after it."""
     if talk.closed:
@@ -269,11 +308,9 @@ def reply(p: Profile, talk: Talk, agent: str) -> tuple[Talk, str]:
     if asked_order:
         said.append(_order_numbers(p, talk))
     if _ASK_REASON.search(agent):
-        reasons = [r.call.arguments.get("reason") for r in talk.current]
-        if any(reasons):
-            said.append(
-                " ".join(REASONS.get(str(r), "No particular reason.") for r in reasons if r)
-            )
+        reasons = [why for r in talk.current if (why := reason(p.world, r))]
+        if reasons:
+            said.append(" ".join(reasons))
     talk, heard = _outcomes(p, talk, agent)
     said += heard
     if not talk.open():
@@ -360,11 +397,19 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     return replace(talk, outcomes=tuple(outcomes)), heard
 
 
+def _words(resolution: str) -> set[str]:
+    """The words a message speaks of ``resolution`` with (``store_credit``: store, credit)."""
+    return set(resolution.split("_")) - {"items", "order"}
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
 def _spoken_of(request: Request, agent: str) -> tuple[int, int]:
     """How much ``agent`` speaks of ``request``: its resolution's words (two requests on one
     order may name the same items: an exchange, then a return), then its items named."""
     lowered = agent.lower()
-    words = set(request.call.resolution.split("_")) - {"items", "order"}
+    words = _words(request.call.resolution)
     return sum(w in lowered for w in words), sum(i in agent for i in request.item_ids)
 
 
@@ -381,8 +426,13 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))
         kept = describe(p.world, wish.changed_to)
         return replace(talk, current=current, changed=True), [p.voice.change.format(request=kept)]
-    amount = wish.changed_amount if talk.changed and wish.changed_to else wish.amount
+    _, amount, instead = wish.offer(talk.changed)
     request = talk.current[i]
+    offered = instead_of(retail_kernel().rulebook, request, instead) if instead else None
+    if offered is not None and _words(offered.resolution) <= set(_WORD.findall(agent.lower())):
+        request = _as(request, offered)  # the write offered instead is what it checks now
+    elif offered is not None:
+        amount = None  # the request itself, which the rules refuse: no amount to list
     order = p.customer.order(request.order_id)
     extra = [t.item_id for t in order.items if t.item_id not in request.item_ids]
     if request.item_ids and (unwanted := [t for t in extra if t in agent]):
@@ -392,6 +442,11 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     if missing:
         return talk, [p.voice.missing.format(missing=", ".join(missing))]
     return talk, [p.yes]
+
+
+def _as(request: Request, call: Call) -> Request:
+    """``request`` asking for ``call`` instead (the same customer and order, no variants)."""
+    return replace(request, call=call, targets=())
 
 
 def details_missing(

@@ -21,10 +21,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, get_args
 
-from novamart.kernel.decide import grant_amount
+from novamart.kernel import Rulebook
 from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
-from novamart.kernel.requests import Status, decide_call, granted_status, request_facts
+from novamart.kernel.requests import (
+    Status,
+    decide_call,
+    granted_status,
+    request_facts,
+    rule_amount,
+)
 from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
@@ -137,9 +143,16 @@ def case_facts(
                 "new_available": world.variant(target).available if target else True,
                 "status": item.status,
                 "final_sale": item.final_sale,
+                "days_since_delivery": item.days_since_delivery,
+                "defect_found": item.defect_found,
             }
         )
     return {
+        "customer": {
+            "customer_id": customer.customer_id,
+            "tier": customer.tier,
+            "store_credit": customer.store_credit,
+        },
         "order": {
             "order_id": order.order_id,
             "status": order.status,
@@ -161,28 +174,28 @@ def write_amount(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -
     resolution, as the kernel computes a grant's), whether or not the kernel would grant it;
     None when no policy grants the resolution or the amount cannot be computed."""
     rulebook = retail_kernel(rules_dir).rulebook
-    resolution = request.call.resolution
-    rule = next(
-        (
-            g.amount
-            for p in rulebook.policies.values()
-            for g in p.grants
-            if g.resolution == resolution
-        ),
-        None,
-    )
-    if rule is None:
-        return None
     facts = rulebook.facts.validate(case_facts(world, request))
-    return grant_amount(rule, request_facts(rulebook, facts, request.call))
+    return rule_amount(rulebook, request_facts(rulebook, facts, request.call), request.call)
+
+
+def has_amount(rulebook: Rulebook, resolution: str) -> bool:
+    """Whether a write of ``resolution`` is worth an amount to list and report: it declares
+    one, or a policy grants it one (store credit's share of the price)."""
+    if rulebook.resolutions[resolution].amount is not None:
+        return True
+    return any(
+        g.resolution == resolution and (g.amount.field or g.amount.expression is not None)
+        for p in rulebook.policies.values()
+        for g in p.grants
+    )
 
 
 def absorb(world: World, customer_id: str, after: Facts) -> World:
     """``world`` with the kernel's state after a call written back: the order, its items and
     the payment method the case held."""
-    order, pay = after.record("order"), after.record("payment")
-    if order is None or pay is None:
-        raise ScenarioError("a retail case holds an order and a payment")
+    order, pay, account = after.record("order"), after.record("payment"), after.record("customer")
+    if order is None or pay is None or account is None:
+        raise ScenarioError("a retail case holds a customer, an order and a payment")
     members = {str(m["item_id"]): m for m in after.collection("item") or ()}
     customer = world.customer(customer_id)
 
@@ -206,7 +219,9 @@ def absorb(world: World, customer_id: str, after: Facts) -> World:
             items=items,
         )
 
-    world = _with_customer(world, replace(customer, orders=tuple(map(moved, customer.orders))))
+    orders = tuple(map(moved, customer.orders))
+    credit = account["store_credit"]
+    world = _with_customer(world, replace(customer, orders=orders, store_credit=credit))
     return _with_balance(world, customer_id, str(pay["payment_id"]), pay["balance"])
 
 
@@ -241,9 +256,25 @@ def _settle(
         reasons=tuple(outcome.reasons),
         route=_route(world, request),
     )
-    if outcome.status != "carried out":
+    instead = instead_of(kernel.rulebook, request, best.resolution if best else None)
+    if outcome.status != "carried out" and instead is not None:
+        _, after = decide_call(kernel, facts, instead)  # the kernel's best answer, carried out
+    elif outcome.status != "carried out":
         return settled, world
     return settled, absorb(world, request.customer_id, after)
+
+
+def instead_of(rulebook: Rulebook, request: Request, best: str | None) -> Call | None:
+    """The write the kernel grants in place of a refused ``request`` (goodwill store credit
+    for a late return): its best answer ``best`` when that is a call with effects, on the
+    same order and items; None for a decline, a manager's review, or nothing."""
+    if best is None or best == request.call.resolution or best not in rulebook.declared:
+        return None
+    declared = rulebook.declared[best]
+    if not declared.effects or not declared.arguments:
+        return None
+    arguments = {k: v for k, v in request.call.arguments.items() if k in declared.arguments}
+    return Call(resolution=best, arguments=arguments)
 
 
 def settle_all(
@@ -340,6 +371,10 @@ class _Candidate:
             self.kept = settle(self.state, self.request, self.rules_dir, self.facts)
         return self.kept
 
+    def optimum(self) -> str:
+        """The kernel's best answer to the request (a family drawn by ``optima`` asks it)."""
+        return self.settled()[0].optimum
+
 
 def _first_fitting(
     draw: _Drawer, world: World, people: list[str], wants_refusal: bool
@@ -390,8 +425,9 @@ class _Drawer:
         asked: frozenset[tuple[str, str, tuple[str, ...]]] = frozenset(),
     ) -> tuple[_Candidate | None, bool]:
         """Request ``number`` and its optimum, and True when its outcome is one wanted (granted;
-        for a refusal, one of the family's refusals); when no candidate has one, drawn the same
-        way among every outcome, and False. The (resolution, outcome) pairs wanted are tried in
+        for a refusal, one of the family's refusals; in a family listing ``optima``, one of
+        those best answers, whatever the refusal draw); when no candidate has one, drawn the
+        same way among every outcome, and False. The (resolution, outcome) pairs wanted are tried in
         a seeded order and the first that some candidate has wins (uniform over the pairs that
         have one: a refusal is as often a shortfall, refused, as a status gate, declined); in
         it, the first candidate in a seeded order of the orders, those no earlier request named
@@ -407,7 +443,11 @@ class _Drawer:
         drawn = number == 0 and self.family.get("gift_card_balance") == "drawn"
         candidates = _Candidates(self, state, customer_id, f"{self.stream}:{number}", drawn)
 
-        def first(outcomes: Iterable[str]) -> _Candidate | None:
+        optima = self.family.get("optima")
+        if optima and number == 0:  # the first request's best answer: each as often
+            optima = [random.Random(f"{self.stream}:optimum").choice(optima)]
+
+        def first(outcomes: Iterable[str], by_optimum: bool = bool(optima)) -> _Candidate | None:
             pairs = [(r, o) for r in self.family["resolutions"] for o in outcomes]
             rng.shuffle(pairs)
             for resolution, outcome in pairs:
@@ -417,15 +457,16 @@ class _Drawer:
                     found = candidates.option(resolution, order_id, short=outcome == "refused")
                     if (
                         found is not None
-                        and found.status == outcome
+                        and outcome == (found.optimum() if by_optimum else found.status)
                         and _asks(found.request) not in asked
                     ):
                         return found
             return None
 
         refusals = self.family.get("refusals", ("declined", "refused"))
-        found = first(refusals if wants_refusal else ("carried out",))
-        return (found, True) if found is not None else (first(OUTCOMES), False)
+        wanted = optima or (refusals if wants_refusal else ("carried out",))
+        found = first(wanted)
+        return (found, True) if found is not None else (first(OUTCOMES, False), False)
 
     def request(
         self, world: World, customer_id: str, order: Order, resolution: str, rng: random.Random

@@ -18,7 +18,7 @@ import hashlib
 import itertools
 import json
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,9 @@ class Item:
     price: float
     status: str
     final_sale: bool
+    days_since_delivery: int = 0
+    defect_found: bool = False
+    """What the defect check finds (check_defect tells; the customer may or may not know)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ class Customer:
     addresses: tuple[Address, ...]
     payments: tuple[PaymentMethod, ...]
     orders: tuple[Order, ...]
+    tier: str = "standard"
+    store_credit: float = 0.0
 
     def payment(self, payment_id: str) -> PaymentMethod:
         return next(p for p in self.payments if p.payment_id == payment_id)
@@ -265,6 +270,14 @@ class _Builder:
         cents = rng.randint(round(lo * 100), round(hi * 100))
         return cents / 100
 
+    def integer(self, kind: str, field: str, rng: random.Random) -> int:
+        """A whole number within the field's draw range (else its declared range)."""
+        spec = _field(self.schema, kind, field)
+        bounds = spec.draw.range if spec.draw and spec.draw.range else spec.range
+        if bounds is None:
+            raise ScenarioError(f"facts.yaml: {kind}.{field} needs a range to draw from")
+        return rng.randint(int(bounds[0]), int(bounds[1]))
+
     def count(self, name: str, rng: random.Random) -> int:
         lo, hi = self.shape[name]
         return rng.randint(lo, hi)
@@ -316,14 +329,17 @@ class _Builder:
             for i in range(self.count("orders_per_customer", rng))
         )
         handle = f"{first}.{last}{rng.randint(1, 9999)}".lower()
+        customer_id = self.ident("customer", "customer_id", rng)
+        email = f"{handle}@{rng.choice(catalogue.MAIL_DOMAINS)}"
         return Customer(
-            customer_id=self.ident("customer", "customer_id", rng),
+            customer_id=customer_id,
             name=f"{first} {last}",
-            email=f"{handle}@{rng.choice(catalogue.MAIL_DOMAINS)}",
+            email=email,
             zip=addresses[0].zip,
             addresses=addresses,
             payments=payments,
             orders=orders,
+            tier=self.choice("customer", "tier", rng),
         )
 
     def _address(self, stream: str) -> Address:
@@ -359,17 +375,19 @@ class _Builder:
             self._item(f"{stream}:item:{i}", status, products)
             for i in range(self.count("items_per_order", rng))
         )
+        order_id = self.ident("order", "order_id", rng)
+        address, paid_with = rng.choice(addresses).text(), rng.choice(payments).payment_id
+        if self.shape["item_status"][status] == "delivered":  # one delivery for all its items
+            days = self.integer("item", "days_since_delivery", rng)
+            items = tuple(replace(i, days_since_delivery=days) for i in items)
         return Order(
-            order_id=self.ident("order", "order_id", rng),
-            status=status,
-            address=rng.choice(addresses).text(),
-            paid_with=rng.choice(payments).payment_id,
-            items=items,
+            order_id=order_id, status=status, address=address, paid_with=paid_with, items=items
         )
 
     def _item(self, stream: str, order_status: str, products: tuple[Product, ...]) -> Item:
         rng = self.rng(stream)
         variant = rng.choice(rng.choice(products).variants)
+        delivered = self.shape["item_status"][order_status] == "delivered"
         return Item(
             item_id=self.ident("item", "item_id", rng),
             product_id=variant.product_id,
@@ -377,4 +395,5 @@ class _Builder:
             price=variant.price,
             status=self.shape["item_status"][order_status],
             final_sale=self.chance("item", "final_sale", rng),
+            defect_found=delivered and self.chance("item", "defect_found", rng),
         )

@@ -47,6 +47,7 @@ RETAIL_LOOKUPS = (
     "lookup_customer",
     "lookup_order",
     "lookup_product",
+    "check_defect",
     "check_action",
 )
 """The retail look-up tools (novamart.retail.tools): the names rules check accepts beside the
@@ -186,8 +187,22 @@ RETAIL_TASKS: dict[str, TaskSpec] = {
             tools=RETAIL_TOOLS,
             description=(
                 "Retail: requests the policies rule out (wrong order status, a final-sale "
-                "item, a variant no longer offered, a reason not listed): change nothing and "
-                "explain per request why."
+                "item, a variant no longer offered, a reason not listed, a return window "
+                "passed): change nothing but what the rules grant instead, and explain per "
+                "request why."
+            ),
+        ),
+        TaskSpec(
+            name="retail_late_return",
+            difficulty="hard",
+            max_steps=25,
+            family=RETAIL,
+            tools=RETAIL_TOOLS,
+            description=(
+                "Retail: returns where the delivery date decides: inside the return window, a "
+                "fault the defect check finds (a longer window), store credit for a loyalty "
+                "member, or a manager's review; check what the rules need before offering "
+                "anything."
             ),
         ),
     )

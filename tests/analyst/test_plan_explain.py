@@ -57,8 +57,16 @@ def test_the_json_contract_carries_members_requires_and_changes() -> None:
     document = json.loads(result.output)
     assert document["how"] == "in order"
     exchange, ret, cancel = document["steps"]
-    checked = [(m["member"], m["status"]) for m in exchange["members"] if m["quantifier"] == "all"]
-    assert checked == [("I3", "fail"), ("I3", "pass")]
+    checked = {
+        m["condition"]: (m["member"], m["status"])
+        for m in exchange["members"]
+        if m["quantifier"] == "all"
+    }
+    assert checked == {
+        "items_exchangeable": ("I3", "fail"),
+        "variants_available": ("I3", "pass"),
+        "within_return_window": ("I3", "pass"),
+    }
     assert {"fact": "payment gift_card_1", "field": "balance", "before": 100.0, "after": 180.0} in (
         ret["changed"]
     )

@@ -37,7 +37,8 @@ def test_an_example_plan_per_request_and_item(web_server: RunningServer, page: P
     expect(final).to_contain_text("fail")
     expect(final).to_contain_text("item.final_sale is true")
     expect(ret).to_contain_text("carried out")
-    expect(ret.locator('[data-member="item I1"]')).to_contain_text("pass")
+    delivered = '[data-member="item I1"][data-condition="return_delivered.items_delivered"]'
+    expect(ret.locator(delivered)).to_contain_text("pass")
     status = ret.locator('[data-change="order #W1 status"]')
     expect(status).to_contain_text("delivered")
     expect(status).to_contain_text("return requested")

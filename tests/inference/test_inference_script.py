@@ -38,6 +38,7 @@ IN_ORDER = [
     "account_recovery",
     "retail_compound",
     "retail_refusal",
+    "retail_late_return",
 ]
 """Every task, easy -> medium -> hard, ties in registry order (order cases, ticket families,
 retail cases)."""

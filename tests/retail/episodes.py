@@ -5,6 +5,7 @@ kernel (never from hand labels)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from novamart.kernel.declared import Call
@@ -13,8 +14,15 @@ from novamart.retail.messages import verifiable
 from novamart.retail.trail import Message, Step, Trail
 from novamart.scenarios import retail_customer as scripted
 from novamart.scenarios.retail_character import retail_characters
-from novamart.scenarios.retail_requests import Request, RetailTask, Settled, settle, settle_all
-from novamart.scenarios.retail_world import World
+from novamart.scenarios.retail_requests import (
+    Request,
+    RetailTask,
+    Settled,
+    instead_of,
+    settle,
+    settle_all,
+)
+from novamart.scenarios.retail_world import World, retail_kernel
 
 
 class Writer:
@@ -68,9 +76,17 @@ class Writer:
         carried out, an escalation when that is the kernel's answer; then its report."""
         if settled.status == "carried out":
             (self.confirmed() if yes else self).write(settled.request)
+        elif (given := instead(settled)) is not None:
+            (self.confirmed() if yes else self).write(given)
         elif settled.optimum == "escalate":
             self.write(settled.request, resolution="escalate")
         return self.say(report(settled))
+
+
+def instead(settled: Settled) -> Request | None:
+    """The write the kernel grants in place of a refused request (store credit), if any."""
+    offer = instead_of(retail_kernel().rulebook, settled.request, settled.optimum)
+    return None if offer is None else replace(settled.request, call=offer, targets=())
 
 
 def call(resolution: str, **arguments: Any) -> Call:
@@ -85,6 +101,9 @@ def report(settled: Settled) -> str:
         return f"Your request on order {order_id} has been processed{amount}. Thank you!"
     why = "; ".join(settled.reasons)
     told = f"I'm sorry, but order {order_id} cannot be changed this way: {why}."
+    if instead(settled) is not None:
+        given = settled.optimum.replace("_", " ")
+        told += f" Instead, ${settled.amount:.2f} of {given} has been added."
     if settled.optimum == "escalate":
         told += " I have passed it to a manager for review."
     return told
@@ -314,7 +333,13 @@ def converse(t: RetailTask, seed: int) -> Conversation | None:
                 return None  # it took the proposal for another request on the same order
             # a change of mind: propose the request as it is now
     for settled in refusals:
-        if settled.optimum == "escalate":
+        if (given := instead(settled)) is not None:
+            offer = replace(settled, request=given)
+            if p.yes not in say(f"{report(settled).split('.')[0]}. {proposal(offer)}"):
+                return None  # it took the offer for another request on the same order
+            writer.confirmed().write(given)
+            world = settle_all(world, [given])[1]
+        elif settled.optimum == "escalate":
             writer.write(settled.request, resolution="escalate")
         say(report(settled))
     return Conversation(talk.current, world, writer.trail, talk.closed)

@@ -23,6 +23,7 @@ from tests.retail.episodes import (
     carried,
     converse,
     ending,
+    instead,
     perfect,
 )
 
@@ -60,7 +61,14 @@ def graded(t: RetailTask, episode: Episode, closed: bool = True) -> RetailGrade:
 
 
 def test_families_are_the_world_files():
-    expected = {"return_some", "exchange_variant", "pending_change", "compound", "refusal"}
+    expected = {
+        "return_some",
+        "exchange_variant",
+        "pending_change",
+        "compound",
+        "refusal",
+        "late_return",
+    }
     assert set(FAMILIES) == expected
 
 
@@ -288,7 +296,7 @@ def test_the_plan_replays_the_tasks_optimum():
         best = plan(t.world, t.requests)
         assert best.settled == t.settled and best.optimal == flatten(t.final)
         for s, touches in zip(best.settled, best.touches, strict=True):
-            assert bool(touches) == (s.status == "carried out"), s
+            assert bool(touches) == (s.status == "carried out" or instead(s) is not None), s
             assert {r.customer_id for r in touches} <= {t.customer_id}
 
 
@@ -337,7 +345,9 @@ def test_a_gift_cards_shortfall_may_be_stated():
     t = next(
         x
         for x in tasks(SEEDS, ("exchange_variant",))
-        if x.settled[0].optimum == "escalate" and "gift card" in x.settled[0].reasons[0]
+        if x.settled[0].optimum == "escalate"
+        and "gift card" in x.settled[0].reasons[0]
+        and len(amounts(x.settled[0].reasons[0])) >= 2  # a balance like 83.8 is no amount
     )
     s = t.settled[0]
     balance, needed = amounts(s.reasons[0])[:2]

@@ -93,9 +93,14 @@ def test_a_refused_exchange_is_a_gift_card_short_of_the_kernels_difference(
         (t, s) for t, _ in samples["retail_exchange"] for s in t.settled if s.status == "refused"
     ]
     assert refused
+    late = 0
     for task, settled in refused:
+        if not any("gift card cannot pay" in r for r in settled.reasons):
+            late += 1  # the other refusal: an item delivered before the return window
+            assert any("delivered more than" in r for r in settled.reasons), settled.reasons
+            continue
         card = task.world.customer(task.customer_id).payment(
             str(settled.request.call.arguments["payment_method_id"])
         )
         assert card.method == "gift_card"
-        assert any("gift card cannot pay" in r for r in settled.reasons), settled.reasons
+    assert 0 < late < len(refused)

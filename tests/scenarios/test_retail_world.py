@@ -14,7 +14,7 @@ import yaml
 from novamart.kernel.examples import run_examples
 from novamart.scenarios.retail_world import RETAIL_DIR, build_world, retail_kernel
 
-SEED_0_DIGEST = "0add69cfa03d3412621eb471e083c4863e3a17eefc97d9e226fd1cf912d8aa3d"
+SEED_0_DIGEST = "ef613c3555bb0e1bb947b9cdc2948b3c8676fdf4e63cf1807a0ae4e0a66034ae"
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -8,13 +8,14 @@ yardstick that shows every retail case is solvable; with ``voices`` it is the ho
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from novamart.agents.base import Script, call
 from novamart.agents.retail import talk
 from novamart.models import NovamartObservation
 from novamart.retail.session import RetailSession
 from novamart.retail.tools.writes import VARIANTS
-from novamart.scenarios.retail_requests import Request, settle
+from novamart.scenarios.retail_requests import Request, has_amount, instead_of, settle
 
 
 def write_call(session: RetailSession, request: Request) -> tuple[str, dict[str, object]]:
@@ -24,6 +25,14 @@ def write_call(session: RetailSession, request: Request) -> tuple[str, dict[str,
     if request.targets:
         arguments[VARIANTS] = [variant for _, variant in request.targets]
     return tool, arguments
+
+
+def faulty(session: RetailSession, request: Request) -> list[str]:
+    """The items ``request`` names that have a fault the check has not yet found: what the
+    gate counts only once check_defect ran (novamart.retail.tools.writes.decided)."""
+    order = session.world.customer(request.customer_id).order(request.order_id)
+    named = set(request.item_ids) - session.checked
+    return [i.item_id for i in order.items if i.item_id in named and i.defect_found]
 
 
 def oracle_play(
@@ -44,13 +53,15 @@ def oracle_play(
         if request.order_id not in looked:
             looked.add(request.order_id)
             yield call("lookup_order", order_id=request.order_id)
+        for item_id in faulty(session, request):
+            yield call("check_defect", order_id=request.order_id, item_id=item_id)
         settled, _ = settle(session.world, request)
         aside = ""
         if session.talk.asked_other and not answered_other:
             answered_other, aside = True, f" {talk.OWN_ONLY}"
         tool, arguments = write_call(session, request)
         if settled.status == "carried out":
-            amount = settled.amount if rules.resolutions[request.call.resolution].amount else None
+            amount = settled.amount if has_amount(rules, request.call.resolution) else None
             proposal = talk.proposal(session.world, request, amount, pick)
             yield call("respond_to_customer", message=proposal + aside)
             if session.yes_to is None:  # a change of mind, or a detail it asks for
@@ -67,6 +78,18 @@ def oracle_play(
                 )
             yield call(
                 "respond_to_customer", message=talk.refusal(request, settled.reasons, pick) + aside
+            )
+        elif offer := instead_of(rules, request, settled.optimum):
+            instead = replace(request, call=offer, targets=())
+            amount = settled.amount if has_amount(rules, offer.resolution) else None
+            message = talk.refusal(request, settled.reasons, pick)
+            message += " " + talk.offer(session.world, instead, amount, pick)
+            yield call("respond_to_customer", message=message + aside)
+            if session.yes_to is None:
+                continue
+            yield call(rules.resolutions[offer.resolution].tool, **offer.arguments)
+            yield call(
+                "respond_to_customer", message=talk.report(session.world, instead, amount, pick)
             )
         else:
             escalate = settled.optimum in rules.resolutions

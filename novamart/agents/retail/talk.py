@@ -58,6 +58,11 @@ def proposal(world: World, request: Request, amount: float | None, pick: Pick) -
     return f"Here is what I will do: {details(world, request, amount)}. {pick(ASK_YES)}"
 
 
+def offer(world: World, request: Request, amount: float | None, pick: Pick) -> str:
+    """What the rules grant instead of a refused request, listed for the yes."""
+    return f"What I can do instead: {details(world, request, amount)}. {pick(ASK_YES)}"
+
+
 def report(world: World, request: Request, amount: float | None, pick: Pick) -> str:
     return f"Your request ({details(world, request, amount)}) {pick(DONE)}."
 

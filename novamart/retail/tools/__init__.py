@@ -12,6 +12,7 @@ from novamart.kernel import Rulebook
 from novamart.retail.session import RetailSession
 from novamart.retail.tools import (
     check_action,
+    check_defect,
     find_customer,
     lookup_customer,
     lookup_order,
@@ -27,7 +28,14 @@ from novamart.tools.base import Result, fail
 
 LOOKUPS: dict[str, RetailTool] = {
     m.SPEC.name: m.SPEC
-    for m in (find_customer, lookup_customer, lookup_order, lookup_product, check_action)
+    for m in (
+        find_customer,
+        lookup_customer,
+        lookup_order,
+        lookup_product,
+        check_defect,
+        check_action,
+    )
 }
 assert tuple(LOOKUPS) == RETAIL_LOOKUPS  # the names rules check accepts
 RESPOND = respond.SPEC

@@ -1,5 +1,6 @@
-"""lookup_customer: an authenticated customer's account: addresses, payment methods (with a
-gift card's balance) and orders (number and status; lookup_order shows the items)."""
+"""lookup_customer: an authenticated customer's account: loyalty tier, store credit,
+addresses, payment methods (with a gift card's balance) and orders (number and status;
+lookup_order shows the items)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def lookup_customer(session: RetailSession, args: LookupCustomerArgs) -> Result:
         name=customer.name,
         email=customer.email,
         zip=customer.zip,
+        tier=customer.tier,
+        store_credit=customer.store_credit,
         addresses=[a.text() for a in customer.addresses],
         payment_methods=[
             {"payment_method_id": p.payment_id, "method": p.method, "balance": p.balance}
@@ -43,8 +46,8 @@ def lookup_customer(session: RetailSession, args: LookupCustomerArgs) -> Result:
 
 SPEC = RetailTool(
     name=NAME,
-    description="An authenticated customer's account: addresses, payment methods (a gift "
-    "card with its balance) and orders with their status.",
+    description="An authenticated customer's account: loyalty tier, store credit, addresses, "
+    "payment methods (a gift card with its balance) and orders with their status.",
     args=LookupCustomerArgs,
     run=lookup_customer,
 )

@@ -1,5 +1,6 @@
 """lookup_order: one order of the authenticated customer: status, address, what paid for it,
-and its items (product, variant, price, status, final sale)."""
+and its items (product, variant, price, status, final sale, days since delivery; what the
+defect check finds is check_defect's)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def lookup_order(session: RetailSession, args: LookupOrderArgs) -> Result:
                 "price": i.price,
                 "status": i.status,
                 "final_sale": i.final_sale,
+                "days_since_delivery": i.days_since_delivery,
             }
             for i in order.items
         ],
@@ -46,7 +48,8 @@ def lookup_order(session: RetailSession, args: LookupOrderArgs) -> Result:
 SPEC = RetailTool(
     name=NAME,
     description="One order of the authenticated customer: status, shipping address, the "
-    "payment method that paid, and its items with product, variant, price and status.",
+    "payment method that paid, and its items with product, variant, price, status and "
+    "days since delivery.",
     args=LookupOrderArgs,
     run=lookup_order,
 )

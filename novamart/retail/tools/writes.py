@@ -36,7 +36,7 @@ from novamart.retail.tools.base import (
 from novamart.retail.tools.find_customer import NAME as IDENTIFYING_TOOL
 from novamart.retail.trail import Step
 from novamart.scenarios.retail_customer import details_missing
-from novamart.scenarios.retail_requests import Request, absorb, case_facts
+from novamart.scenarios.retail_requests import Request, absorb, case_facts, has_amount
 from novamart.scenarios.retail_world import Customer, Order
 from novamart.tools.args import EscalateArgs, ToolArgs
 from novamart.tools.base import Result, fail, ok
@@ -44,6 +44,8 @@ from novamart.tools.declared import MAX_IDS, argument_field
 
 VARIANTS = "new_variant_ids"
 """The argument naming, item by item, the variant each named item becomes."""
+FINDING = "defect_found"
+"""The item field only the defect check shows (novamart.retail.tools.check_defect)."""
 SWAPS = "item.new_variant"
 """What a resolution's effects read when they swap an item's variant."""
 
@@ -173,7 +175,8 @@ Decided = tuple[Outcome, Facts, Facts]
 
 def decided(session: RetailSession, request: Request, confirmed: bool) -> Decided:
     """``request`` decided on the world now, with the conversation's events: the identifying
-    tool's hold when the account authenticated owns the order, the reply's when ``confirmed``."""
+    tool's hold when the account authenticated owns the order, the reply's when ``confirmed``;
+    an item's fault only once check_defect found it in this conversation."""
     kernel = session.kernel
     schema = kernel.rulebook.facts
     by_tool = set(events.from_tool(schema, IDENTIFYING_TOOL))
@@ -181,6 +184,8 @@ def decided(session: RetailSession, request: Request, confirmed: bool) -> Decide
     happened = {name: identity if name in by_tool else confirmed for name in event_names(schema)}
     id_field = schema.kinds[EVENT_KIND].id_field
     raw = case_facts(session.world, request, {id_field: events.CONVERSATION, **happened})
+    for item in raw["item"]:  # a fault counts once the check found it (the agent knows it)
+        item[FINDING] = item[FINDING] and item["item_id"] in session.checked
     case = schema.validate(raw)
     outcome, after = decide_call(kernel, case, request.call)
     return outcome, case, after
@@ -198,9 +203,9 @@ def _decide(session: RetailSession, request: Request) -> tuple[Outcome, Facts, F
 
 
 def _amount(session: RetailSession, resolution: str, outcome: Outcome) -> float | None:
-    """The amount a write of ``resolution`` shows: its grant's, when it declares one."""
-    declared = session.kernel.rulebook.resolutions[resolution]
-    return outcome.grant.amount if outcome.grant and declared.amount else None
+    """The amount a write of ``resolution`` shows: its grant's, when it has one."""
+    shows = has_amount(session.kernel.rulebook, resolution)
+    return outcome.grant.amount if outcome.grant and shows else None
 
 
 def request_of(
