@@ -34,7 +34,7 @@ from collections.abc import Iterable
 
 from novamart.language import lexicon_for, read
 from novamart.language.consequence import BENEFIT_NOTE, ORDER_NOTE, REVIEW_NOTE
-from novamart.language.reader import AMOUNT_NOTE, OUTCOME_NOTE, STATUS_NOTE
+from novamart.language.reader import AMOUNT_NOTE, OUTCOME_NOTE, STATUS_NOTE, Reading
 from novamart.retail.trail import Message, Trail
 from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -60,22 +60,24 @@ FURTHER_ORDERS = re.compile(
 )
 """A clause about an order besides the one in question ("your other order", "both orders")."""
 WRITE_CLAIMED = "a write no tool made"
-"""The kind of a clause asserting a resolution with effects that no write carried out."""
+"""The kind of a clause asserting a resolution (not a decline) that no write carried out."""
 
 
 @functools.lru_cache(maxsize=4096)
+def _read(text: str) -> Reading:
+    """One reading per message text, shared by the two checks below."""
+    return read(text, lexicon_for(retail_kernel().rulebook))
+
+
 def unverified_kinds(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, clause) of each claim of ``text`` the reader cannot resolve."""
-    reading = read(text, lexicon_for(retail_kernel().rulebook))
-    return tuple((u.what, u.clause) for u in reading.unverifiable)
+    return tuple((u.what, u.clause) for u in _read(text).unverifiable)
 
 
-@functools.lru_cache(maxsize=4096)
 def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
     """(resolution, clause) of each resolution ``text`` says was given or is given ("you get
     75% back in store credit"), hedged or not; an offer, a denial or a condition is none."""
-    reading = read(text, lexicon_for(retail_kernel().rulebook))
-    return tuple((c.resolution, c.clause) for c in reading.asserted())
+    return tuple((c.resolution, c.clause) for c in _read(text).asserted())
 
 
 def _statuses(customer_id: str, worlds: Iterable[World]) -> frozenset[str]:
@@ -120,7 +122,7 @@ def unsupported(
             if resolution in rulebook.declared
             and not rulebook.resolutions[resolution].declines
             and resolution not in made
-            and " ".join(clause.lower().split()) not in given
+            and not _repeats(clause, given)
         ]
         for kind, clause in unverified_kinds(message.text):
             if kind.startswith(CHECKED_ELSEWHERE):
@@ -133,11 +135,17 @@ def unsupported(
             if kind.startswith(STATE_NAMED) and _names_status(clause, held):
                 continue
             if kind.startswith((STATUS_NOTE, OUTCOME_NOTE)) and (
-                RESTRICTS.search(clause) or " ".join(clause.lower().split()) in given
+                RESTRICTS.search(clause) or _repeats(clause, given)
             ):
                 continue
             found.append((message, kind, clause))
     return found
+
+
+def _repeats(clause: str, given: str) -> bool:
+    """Whether ``clause`` restates the kernel's reasons (``given``, joined as ``unsupported``
+    joins them)."""
+    return " ".join(clause.lower().split()) in given
 
 
 def _paid_for(clause: str, paid: set[str]) -> bool:
