@@ -55,7 +55,7 @@ def oracle_play(
             yield call("lookup_order", order_id=request.order_id)
         for item_id in faulty(session, request):
             yield call("check_defect", order_id=request.order_id, item_id=item_id)
-        settled, _ = settle(session.world, request)
+        settled, _ = settle(session.world, request, session.task.rules)
         aside = ""
         if session.talk.asked_other and not answered_other:
             answered_other, aside = True, f" {talk.OWN_ONLY}"
