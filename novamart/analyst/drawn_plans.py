@@ -18,7 +18,7 @@ from novamart.kernel import events as conversation
 from novamart.kernel.declared import EVENT_KIND, Step
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_requests import build_task, case_facts
-from novamart.scenarios.retail_world import WORLD_FILE, world_spec
+from novamart.scenarios.retail_world import WORLD_FILE, RetailRules, world_spec
 
 DRAWN_SEEDS = 10
 """Seeds per family at most (each seed's task holds 1-4 requests; more is seconds of CPU)."""
@@ -43,9 +43,10 @@ def drawn_cases(
     if not (rules_dir / WORLD_FILE).is_file():
         return [], ""
     try:
-        families = list(world_spec(rules_dir.resolve())["requests"]["families"])
+        rules = RetailRules(rules_dir.resolve())
+        families = list(world_spec(rules)["requests"]["families"])
         tasks = [
-            build_task(family, seed, rules_dir.resolve())
+            build_task(family, seed, rules)
             for family in families
             for seed in range(min(seeds, DRAWN_SEEDS))
         ]

@@ -37,7 +37,8 @@ PolicyVariant = Annotated[
     typer.Option(
         "--policy-variant",
         min=0,
-        help="Also play each order task under policy variants, episode i under variant N+i "
+        help="Also play each order and retail task under policy variants, episode i under "
+        "variant N+i "
         "(a 'task/variants' column per mode).",
     ),
 ]

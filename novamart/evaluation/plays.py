@@ -126,8 +126,8 @@ def schedule(
     trials: int = 1,
 ) -> list[Play]:
     """Every episode of a run, task by task: each seed, or each of the task's dataset rows,
-    each played ``trials`` times in a row. An order task is played in each of ``modes``, and
-    with ``variant`` N once more in each, episode i under policy variant N+i."""
+    each played ``trials`` times in a row. An order or retail task is played in each of
+    ``modes``, and with ``variant`` N once more in each, episode i under policy variant N+i."""
     if plan is not None:
         cases = [Play(task, row=row) for task, rows in plan.rows.items() for row in rows]
     else:

@@ -24,7 +24,7 @@ NO_CONDITION_HOLDS = "no_condition_holds"
 
 def reveal(hidden: Hidden) -> dict[str, Any]:
     if isinstance(hidden, RetailSession):
-        settled, _ = settle_all(hidden.task.world, hidden.talk.current)
+        settled, _ = settle_all(hidden.task.world, hidden.talk.current, hidden.task.rules)
         return {"request_outcomes": [s.status for s in settled]}
     if not isinstance(hidden, Episode):
         return {"case_difficulty": hidden.scenario.difficulty}

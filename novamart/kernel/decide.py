@@ -129,6 +129,11 @@ class CompiledRulebook:
         self._readers = {f"t{i}": r for i, r in enumerate(engine_tests(rulebook).values())}
         """Each engine test's fact, by its name there, and the conditions that read it."""
 
+    @property
+    def version(self) -> str:
+        """Its rulebook's content hash (a variant's differs from the rules as written)."""
+        return self.rulebook.version
+
     def _decide(self, facts: Facts) -> Decision:
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
         statuses, granted, open_ = self._derive(facts)

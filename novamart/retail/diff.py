@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from novamart.kernel.money import cents
 from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.retail_requests import Request, Settled, settle
-from novamart.scenarios.retail_world import Customer, World
+from novamart.scenarios.retail_world import AS_WRITTEN, Customer, RetailRules, World
 
 NESTED = frozenset({"orders", "items", "payments"})
 """The fields that hold records of their own (flattened one by one, not compared whole)."""
@@ -165,21 +165,21 @@ class Plan:
         return frozenset().union(*self.touches)
 
 
-def plan(world: World, requests: Iterable[Request]) -> Plan:
+def plan(world: World, requests: Iterable[Request], rules: RetailRules = AS_WRITTEN) -> Plan:
     """``requests`` settled one after another on ``world`` (as ``settle_all`` does), keeping
     the fields each one's optimal write changes; memoised (an episode is graded after every
     step, on the same world and requests until the customer changes its mind)."""
     wanted = tuple(requests)
-    key = (id(world), tuple(r.key() for r in wanted))
-    return kept(_plans, key, world, lambda: _plan(world, wanted))
+    key = (id(world), rules, tuple(r.key() for r in wanted))
+    return kept(_plans, key, world, lambda: _plan(world, wanted, rules))
 
 
-def _plan(world: World, requests: Iterable[Request]) -> Plan:
+def _plan(world: World, requests: Iterable[Request], rules: RetailRules) -> Plan:
     start = flatten(world)
     settled, touches = [], []
     for request in requests:
         before = flatten(world).customer(request.customer_id)
-        one, world = settle(world, request)
+        one, world = settle(world, request, rules)
         mine = flatten(world).customer(request.customer_id)  # a write changes no other
         settled.append(one)
         touches.append(changed({r: before[r] for r in mine if r in before}, mine))

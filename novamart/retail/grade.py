@@ -67,8 +67,8 @@ def grade(
     """``final`` and ``trail`` graded against the optimum of ``current`` (the requests as the
     customer finally wants them) on ``task.world``; ``closed``: the customer ended the
     conversation satisfied."""
-    best = plan(task.world, current)
-    asked = best if tuple(current) == task.requests else plan(task.world, task.requests)
+    best = plan(task.world, current, task.rules)
+    asked = best if tuple(current) == task.requests else plan(task.world, task.requests, task.rules)
     done = outcome(best, final, trail, task.customer_id)
     how = process(task.customer_id, trail)
     ends = (final, task.final)

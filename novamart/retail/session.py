@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from novamart.kernel import PolicyKernel
+from novamart.kernel import CompiledRulebook
 from novamart.retail.trail import Message, Step, Trail
 from novamart.scenarios import Mode
 from novamart.scenarios import retail_customer as scripted
@@ -78,8 +78,9 @@ class RetailSession:
         )
 
     @property
-    def kernel(self) -> PolicyKernel:
-        return retail_kernel()
+    def kernel(self) -> CompiledRulebook:
+        """The rules the task plays (as written, or its policy variant)."""
+        return retail_kernel(self.task.rules)
 
     @property
     def opening(self) -> str:

@@ -40,7 +40,13 @@ from novamart.scenarios.retail_requests import (
     settle_all,
 )
 from novamart.scenarios.retail_voice import VOICES, Voice
-from novamart.scenarios.retail_world import Customer, World, retail_kernel
+from novamart.scenarios.retail_world import (
+    AS_WRITTEN,
+    Customer,
+    RetailRules,
+    World,
+    retail_kernel,
+)
 
 Outcome = Literal["open", "settled", "refused"]
 METHOD_WORDS = {"gift_card": "gift card", "credit_card": "credit card", "paypal": "paypal"}
@@ -163,18 +169,18 @@ CASES_KEPT = 1024
 """How many (task, profile) pairs ``case`` keeps (each is immutable)."""
 
 
-def case(task: str, seed: int) -> tuple[RetailTask, Profile]:
+def case(task: str, seed: int, rules: RetailRules = AS_WRITTEN) -> tuple[RetailTask, Profile]:
     """What a reset needs: case ``seed`` of retail task ``task`` (its character's request
-    family) and its customer. Both are pure functions of (task, seed, rulebook version), so
+    family) and its customer. Both are pure functions of (task, seed, rules, rulebook version), so
     they are drawn once per such key and then kept (bounded): a reset of a case seen before is
     a lookup, a new one a draw."""
-    return _case(task, seed, retail_kernel().version)
+    return _case(task, seed, rules, retail_kernel(rules).version)
 
 
 @functools.lru_cache(maxsize=CASES_KEPT)
-def _case(task: str, seed: int, version: str) -> tuple[RetailTask, Profile]:
+def _case(task: str, seed: int, rules: RetailRules, version: str) -> tuple[RetailTask, Profile]:
     character = retail_character(task)
-    drawn_task = build_task(character.requests, seed)
+    drawn_task = build_task(character.requests, seed, rules)
     return drawn_task, profile(drawn_task, seed, character)
 
 
@@ -188,8 +194,8 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
     for i, settled in enumerate(task.settled):
         changed = _dropping_one(settled.request, rng) if i == changer else None
         after = None if changed is None else _changed(task, i, changed)
-        amount, instead = _wanted(settled)
-        changed_amount, changed_instead = _wanted(after) if after else (None, None)
+        amount, instead = _wanted(settled, task.rules)
+        changed_amount, changed_instead = _wanted(after, task.rules) if after else (None, None)
         wishes.append(
             Wish(settled.request, amount, changed, changed_amount, instead, changed_instead)
         )
@@ -198,7 +204,7 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
     if others and rng.random() < character.acts_for_other:
         person = rng.choice(others)
         other = Other(name=person.name, order_id=rng.choice(person.orders).order_id)
-    words = retail_kernel().rulebook.facts.kinds["event"].fields["confirmed"].says_true
+    words = retail_kernel(task.rules).rulebook.facts.kinds["event"].fields["confirmed"].says_true
     tone = drawn(character.voices, rng)
     return Profile(
         world=task.world,
@@ -216,15 +222,15 @@ def profile(task: RetailTask, seed: int, character: RetailCharacter) -> Profile:
 def _changed(task: RetailTask, number: int, changed: Request) -> Settled:
     """Request ``number`` as changed, settled on the world the requests before it left (only
     those are settled again: a profile costs a decision only when the mind changes)."""
-    state = settle_all(task.world, task.requests[:number])[1]
-    return settle(state, changed)[0]
+    state = settle_all(task.world, task.requests[:number], task.rules)[1]
+    return settle(state, changed, task.rules)[0]
 
 
-def _wanted(settled: Settled) -> tuple[float | None, str | None]:
+def _wanted(settled: Settled, rules: RetailRules) -> tuple[float | None, str | None]:
     """The amount of the write the customer will say yes to, when the resolution has one,
     and the write the kernel grants instead of a refused request (else None): a refused
     write, a decline, a review or an address change has no amount to list."""
-    rulebook = retail_kernel().rulebook
+    rulebook = retail_kernel(rules).rulebook
     instead = instead_of(rulebook, settled.request, settled.optimum)
     if settled.status == "carried out" and has_amount(rulebook, settled.request.call.resolution):
         return settled.amount, None

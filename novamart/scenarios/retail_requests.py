@@ -18,7 +18,6 @@ import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, get_args
 
 from novamart.kernel import Rulebook
@@ -34,10 +33,11 @@ from novamart.kernel.requests import (
 from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_world import (
-    RETAIL_DIR,
+    AS_WRITTEN,
     Customer,
     Item,
     Order,
+    RetailRules,
     World,
     build_world,
     retail_kernel,
@@ -103,6 +103,8 @@ class RetailTask:
     settled: tuple[Settled, ...]
     final: World
     """The world after the optimal plan: what grading compares the episode's end state with."""
+    rules: RetailRules
+    """The rules it was drawn and is settled under (its gates, handbook and grade read them)."""
 
     @property
     def requests(self) -> tuple[Request, ...]:
@@ -169,11 +171,11 @@ def case_facts(
     }
 
 
-def write_amount(world: World, request: Request, rules_dir: Path = RETAIL_DIR) -> float | None:
+def write_amount(world: World, request: Request, rules: RetailRules = AS_WRITTEN) -> float | None:
     """The amount a grant of ``request`` carries on ``world`` (the rulebook's amount of the
     resolution, as the kernel computes a grant's), whether or not the kernel would grant it;
     None when no policy grants the resolution or the amount cannot be computed."""
-    rulebook = retail_kernel(rules_dir).rulebook
+    rulebook = retail_kernel(rules).rulebook
     facts = rulebook.facts.validate(case_facts(world, request))
     return rule_amount(rulebook, request_facts(rulebook, facts, request.call), request.call)
 
@@ -229,21 +231,21 @@ _settled: Memo = {}
 
 
 def settle(
-    world: World, request: Request, rules_dir: Path = RETAIL_DIR, facts: Facts | None = None
+    world: World, request: Request, rules: RetailRules = AS_WRITTEN, facts: Facts | None = None
 ) -> tuple[Settled, World]:
     """The kernel's optimum for ``request`` on ``world``, and the world after it (``facts``:
     the request's case on ``world``, validated, when the caller holds it already). Kept per
     world (by identity) and request: the plan a task's draw settled is settled again by the
     grader, the oracle and the customer on the very worlds the draw left."""
-    version = retail_kernel(rules_dir).version
-    key = (id(world), rules_dir, version, request.key())
-    return kept(_settled, key, world, lambda: _settle(world, request, rules_dir, facts))
+    version = retail_kernel(rules).version
+    key = (id(world), rules, version, request.key())
+    return kept(_settled, key, world, lambda: _settle(world, request, rules, facts))
 
 
 def _settle(
-    world: World, request: Request, rules_dir: Path, facts: Facts | None
+    world: World, request: Request, rules: RetailRules, facts: Facts | None
 ) -> tuple[Settled, World]:
-    kernel = retail_kernel(rules_dir)
+    kernel = retail_kernel(rules)
     if facts is None:
         facts = kernel.rulebook.facts.validate(case_facts(world, request))
     outcome, after = decide_call(kernel, facts, request.call)
@@ -278,35 +280,35 @@ def instead_of(rulebook: Rulebook, request: Request, best: str | None) -> Call |
 
 
 def settle_all(
-    world: World, requests: Iterable[Request], rules_dir: Path = RETAIL_DIR
+    world: World, requests: Iterable[Request], rules: RetailRules = AS_WRITTEN
 ) -> tuple[tuple[Settled, ...], World]:
     """``requests`` decided one after another, each on the state the ones before left: the
     optimum of requests as the customer finally wants them (after a change of mind)."""
     settled = []
     for request in requests:
-        one, world = settle(world, request, rules_dir)
+        one, world = settle(world, request, rules)
         settled.append(one)
     return tuple(settled), world
 
 
-def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTask:
+def build_task(family: str, seed: int, rules: RetailRules = AS_WRITTEN) -> RetailTask:
     """Case ``seed`` of ``family``: the world of the same seed, one of its customers (the first,
     in a seeded order, whose orders can give the first request the outcome drawn for it), and
     requests drawn one after another, each decided on the state the ones before left. In a
     family with ``gift_card_balance: drawn`` the task's world holds the balance drawn for its
     first request's gift card (else it is the seed's world)."""
-    spec = world_spec(rules_dir)["requests"]
+    spec = world_spec(rules)["requests"]
     family_spec = spec["families"].get(family)
     if family_spec is None:
         known = ", ".join(spec["families"])
         raise ScenarioError(f"no retail family {family!r} (families: {known})")
-    world = build_world(seed, rules_dir)
+    world = build_world(seed, rules)
     rng = random.Random(f"retail:{seed}:{family}:requests")
     refusal = family_spec.get("refusal", spec["refusal"])
     count = rng.randint(*family_spec["count"])
     wanted = [rng.random() < refusal for _ in range(count)]
-    shape = world_spec(rules_dir)["world"]
-    draw = _Drawer(f"retail:{seed}:{family}", family_spec, spec, shape, rules_dir)
+    shape = world_spec(rules)["world"]
+    draw = _Drawer(f"retail:{seed}:{family}", family_spec, spec, shape, rules)
     people = sorted(c.customer_id for c in world.customers)
     rng.shuffle(people)
     customer_id, first = _first_fitting(draw, world, people, wanted[0])
@@ -332,6 +334,7 @@ def build_task(family: str, seed: int, rules_dir: Path = RETAIL_DIR) -> RetailTa
         customer_id=customer_id,
         settled=tuple(settled),
         final=state,
+        rules=rules,
     )
 
 
@@ -354,21 +357,23 @@ class _Candidate:
     facts: Facts
     status: Status
     kept: tuple[Settled, World] | None
-    rules_dir: Path
+    rules: RetailRules
 
     @classmethod
-    def decided(cls, state: World, request: Request, facts: Facts, rules_dir: Path) -> _Candidate:
+    def decided(
+        cls, state: World, request: Request, facts: Facts, rules: RetailRules
+    ) -> _Candidate:
         """``request`` on ``state`` (``facts``: its case there), as far as its status needs."""
-        status = granted_status(retail_kernel(rules_dir), facts, request.call)
+        status = granted_status(retail_kernel(rules), facts, request.call)
         if status is not None:
-            return cls(request, state, facts, status, None, rules_dir)
-        kept = settle(state, request, rules_dir, facts)
-        return cls(request, state, facts, kept[0].status, kept, rules_dir)
+            return cls(request, state, facts, status, None, rules)
+        kept = settle(state, request, rules, facts)
+        return cls(request, state, facts, kept[0].status, kept, rules)
 
     def settled(self) -> tuple[Settled, World]:
         """The kernel's optimum for the request, and the world after it."""
         if self.kept is None:
-            self.kept = settle(self.state, self.request, self.rules_dir, self.facts)
+            self.kept = settle(self.state, self.request, self.rules, self.facts)
         return self.kept
 
     def optimum(self) -> str:
@@ -396,7 +401,7 @@ class _Drawer:
     family: dict[str, Any]
     spec: dict[str, Any]
     shape: dict[str, Any]
-    rules_dir: Path
+    rules: RetailRules
     cases: dict[tuple[int, str, str, str, tuple[tuple[str, str], ...]], tuple[World, Facts]] = (
         field(default_factory=dict, compare=False)
     )
@@ -411,7 +416,7 @@ class _Drawer:
         key = (id(state), request.customer_id, request.order_id, payment, request.targets)
         held = self.cases.get(key)
         if held is None:
-            schema = retail_kernel(self.rules_dir).rulebook.facts
+            schema = retail_kernel(self.rules).rulebook.facts
             held = self.cases[key] = (state, schema.validate(case_facts(state, request)))
         return held[1]
 
@@ -473,11 +478,11 @@ class _Drawer:
     ) -> Request | None:
         """A call of ``resolution`` on ``order`` with arguments drawn as its declaration types
         them; None when the order offers nothing to ask for (no other variant of any item)."""
-        kernel = retail_kernel(self.rules_dir)
+        kernel = retail_kernel(self.rules)
         family, spec = self.family, self.spec
         declared = kernel.rulebook.declared[resolution]
         customer = world.customer(customer_id)
-        wants_variant = _asks_variant(self.rules_dir, kernel.version, resolution)
+        wants_variant = _asks_variant(self.rules, kernel.version, resolution)
         arguments: dict[str, Any] = {}
         targets: list[tuple[str, str]] = []
         for name, argument in declared.arguments.items():
@@ -563,14 +568,12 @@ class _Candidates:
             customer = self.state.customer(self.customer_id)
             amount = None
             if request is not None and named is not None and _is_gift_card(customer, named):
-                amount = write_amount(self.state, request, self.drawer.rules_dir)
+                amount = write_amount(self.state, request, self.drawer.rules)
             self.charged[resolution, order_id] = amount if amount and amount > 0 else None
         return self.charged[resolution, order_id]
 
     def balance(self) -> FieldSpec:
-        return (
-            retail_kernel(self.drawer.rules_dir).rulebook.facts.kinds["payment"].fields["balance"]
-        )
+        return retail_kernel(self.drawer.rules).rulebook.facts.kinds["payment"].fields["balance"]
 
     def with_balance(self, request: Request, balance: float) -> World:
         named = str(request.call.arguments["payment_method_id"])
@@ -578,14 +581,14 @@ class _Candidates:
 
     def decide(self, state: World, request: Request) -> _Candidate:
         facts = self.drawer.case(state, request)
-        return _Candidate.decided(state, request, facts, self.drawer.rules_dir)
+        return _Candidate.decided(state, request, facts, self.drawer.rules)
 
 
 @functools.lru_cache(maxsize=256)
-def _asks_variant(rules_dir: Path, version: str, resolution: str) -> bool:
+def _asks_variant(rules: RetailRules, version: str, resolution: str) -> bool:
     """Whether ``resolution``'s effects read the price of a variant asked for (an exchange or
     a modification of items: the request names the variant each item becomes); per version."""
-    declared = retail_kernel(rules_dir).rulebook.declared[resolution]
+    declared = retail_kernel(rules).rulebook.declared[resolution]
     return any("item.new_price" in e.reads() for e in declared.effects)
 
 

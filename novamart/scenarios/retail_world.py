@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from novamart.kernel import PolicyKernel
+from novamart.kernel import CompiledRulebook, PolicyKernel
 from novamart.kernel.facts import FactSchema, FieldSpec
 from novamart.scenarios import catalogue
 from novamart.scenarios.plan import ScenarioError
@@ -144,26 +144,50 @@ WORLDS_KEPT = 256
 """How many worlds ``build_world`` keeps (a world is immutable; each family of a seed shares it)."""
 
 
-def retail_kernel(rules_dir: Path = RETAIL_DIR) -> PolicyKernel:
-    """The retail rulebook (rules/retail by default), loaded once per folder (however the
-    folder is passed: ``retail_kernel()`` and ``retail_kernel(RETAIL_DIR)`` are one kernel)."""
-    return _kernel(rules_dir)
+@dataclass(frozen=True)
+class RetailRules:
+    """Which retail rulebook a case plays: a rules folder, as written or moved to policy
+    variant ``variant`` (novamart.kernel.variants). A key, so everything a case reads (the
+    draw, the optimum, the gates, the handbook, the grade) reads the same rules."""
+
+    folder: Path = RETAIL_DIR
+    variant: int | None = None
+
+
+AS_WRITTEN = RetailRules()
+"""The repository's rules/retail, as written."""
+
+VARIANTS_KEPT = 64
+"""How many compiled (folder, variant) rulebooks ``retail_kernel`` keeps."""
+
+
+def retail_kernel(rules: RetailRules = AS_WRITTEN) -> CompiledRulebook:
+    """The compiled retail rulebook of ``rules``: its folder loaded once, a variant moved
+    and compiled once (``retail_kernel()`` and ``retail_kernel(AS_WRITTEN)`` are one)."""
+    return _kernel(rules)
+
+
+@functools.lru_cache(maxsize=VARIANTS_KEPT)
+def _kernel(rules: RetailRules) -> CompiledRulebook:
+    kernel = _folder(rules.folder)
+    return kernel.snapshot() if rules.variant is None else kernel.variant(rules.variant)
 
 
 @functools.cache
-def _kernel(rules_dir: Path) -> PolicyKernel:
-    return PolicyKernel(rules_dir)
+def _folder(folder: Path) -> PolicyKernel:
+    return PolicyKernel(folder)
 
 
-def world_spec(rules_dir: Path = RETAIL_DIR) -> dict[str, Any]:
-    """world.yaml, checked against the facts it speaks of (read once per folder)."""
-    return _world_spec(rules_dir)
+def world_spec(rules: RetailRules = AS_WRITTEN) -> dict[str, Any]:
+    """world.yaml, checked against the facts it speaks of (read once per folder: a variant
+    moves policies, never the world)."""
+    return _world_spec(rules.folder)
 
 
 @functools.cache
-def _world_spec(rules_dir: Path) -> dict[str, Any]:
-    spec = yaml.safe_load((rules_dir / WORLD_FILE).read_text())
-    schema = retail_kernel(rules_dir).rulebook.facts
+def _world_spec(folder: Path) -> dict[str, Any]:
+    spec = yaml.safe_load((folder / WORLD_FILE).read_text())
+    schema = _folder(folder).rulebook.facts
     order_statuses = _field(schema, "order", "status").values or ()
     item_statuses = _field(schema, "item", "status").values or ()
     for order_status, item_status in spec["world"]["item_status"].items():
@@ -179,15 +203,15 @@ def _field(schema: FactSchema, kind: str, name: str) -> FieldSpec:
     return schema.kinds[kind].fields[name]
 
 
-def build_world(seed: int, rules_dir: Path = RETAIL_DIR) -> World:
-    """The retail world of ``seed`` (an int >= 0) under the rules of ``rules_dir``; the same
-    on every machine. Kept per (seed, folder, rulebook version): drawn once, then shared."""
-    return _world(seed, rules_dir, retail_kernel(rules_dir).version)
+def build_world(seed: int, rules: RetailRules = AS_WRITTEN) -> World:
+    """The retail world of ``seed`` (an int >= 0) under ``rules``; the same on every machine.
+    Kept per (seed, rules, rulebook version): drawn once, then shared."""
+    return _world(seed, rules, retail_kernel(rules).version)
 
 
 @functools.lru_cache(maxsize=WORLDS_KEPT)
-def _world(seed: int, rules_dir: Path, version: str) -> World:
-    return _Builder(seed, rules_dir).world()
+def _world(seed: int, rules: RetailRules, version: str) -> World:
+    return _Builder(seed, rules).world()
 
 
 def _ident_draw(spec: FieldSpec, kind: str, field: str) -> tuple[str, int, int]:
@@ -219,10 +243,10 @@ class _Builder:
     thing's fields in declaration order: so a new field changes only its own kind's later
     fields, and one generator per thing keeps a world's draw in a few milliseconds."""
 
-    def __init__(self, seed: int, rules_dir: Path) -> None:
+    def __init__(self, seed: int, rules: RetailRules) -> None:
         self.seed = seed
-        self.schema = retail_kernel(rules_dir).rulebook.facts
-        self.spec = world_spec(rules_dir)
+        self.schema = retail_kernel(rules).rulebook.facts
+        self.spec = world_spec(rules)
         self.shape = self.spec["world"]
         self.used: set[str] = set()  # identifiers given out (membership only, never iterated)
         self.draws: dict[tuple[str, str, str], Any] = {}

@@ -181,9 +181,9 @@ def check_variant(variant: Any, task: TaskSpec) -> int | None:
         return None
     if isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant <= MAX_VARIANT:
         raise ValueError(f"policy_variant must be an integer from 0 to {MAX_VARIANT} or null")
-    if task.is_ticket or task.is_retail:
+    if task.is_ticket:
         raise ValueError(
-            f"policy_variant is for order cases; {task.name} plays the rules as written"
+            f"policy_variant is for order and retail cases; {task.name} plays the rules as written"
         )
     return variant
 
@@ -279,7 +279,8 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         ``split`` and ``index``, the task API's entry plays (its task and seed). An order
         case plays ``mode`` guided (check_policy, gated writes) or closed_book (the handbook
         in ``instructions``, writes carried out as asked), under the rules as written or
-        their ``policy_variant`` N (thresholds and percentages moved within declared bounds)."""
+        their ``policy_variant`` N (thresholds and percentages moved within declared bounds);
+        a retail case the same, over the retail rules."""
         self._check_open()
         if kwargs:
             raise ValueError(
@@ -295,7 +296,8 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
         episode_id = check_episode_id(episode_id)
         variant = check_variant(policy_variant, spec)
         base = self._kernel.snapshot()
-        rules = base if variant is None else self._kernel.variant(variant)
+        retail = spec.is_retail  # a retail run moves the retail rules itself
+        rules = base if variant is None or retail else self._kernel.variant(variant)
         self._mode = check_mode(mode)
         self._run = start_run(
             spec,
@@ -306,6 +308,7 @@ class NovamartEnvironment(TaskCatalog, MCPEnvironment):
             self._customer,
             self._judge,
             self._retail_customer,
+            variant,
         )
         self._variant = variant
         self._rules = rules

@@ -19,7 +19,7 @@ from novamart.retail.grade import WEIGHTS, RetailGrade, grade
 from novamart.retail.session import RetailCustomer, RetailSession
 from novamart.scenarios import Mode, TaskSpec
 from novamart.scenarios.retail_customer import case
-from novamart.scenarios.retail_world import retail_kernel
+from novamart.scenarios.retail_world import AS_WRITTEN, RetailRules
 from novamart.server.runs import Ending
 from novamart.tools.base import Result
 
@@ -35,9 +35,10 @@ class RetailRun:
         seed: int | None,
         mode: Mode = "guided",
         customer: RetailCustomer | None = None,
+        rules: RetailRules = AS_WRITTEN,
     ) -> None:
         self.task, self.seed = task, seed
-        drawn, profile = case(task.name, seed or 0)
+        drawn, profile = case(task.name, seed or 0, rules)
         self.session = RetailSession.start(drawn, profile, mode, task.max_steps, customer)
         self.grade = NOTHING_YET
 
@@ -47,7 +48,7 @@ class RetailRun:
 
     @property
     def tools(self) -> tuple[str, ...]:
-        return tools.offered(retail_kernel().rulebook, self.session.mode)
+        return tools.offered(self.session.kernel.rulebook, self.session.mode)
 
     @property
     def hidden(self) -> RetailSession:
@@ -88,7 +89,7 @@ class RetailRun:
         return {
             "family": self.task.family,
             "difficulty": self.task.difficulty,
-            "instructions": handbook(retail_kernel().rulebook) if closed else "",
+            "instructions": handbook(s.kernel.rulebook) if closed else "",
             "customer_id": s.identified or "",
             "issue_description": s.opening,
             "conversation_history": list(s.conversation),
@@ -109,7 +110,7 @@ class RetailRun:
                     "amount": settled.amount,
                     "reasons": list(settled.reasons),
                 }
-                for settled in plan(s.task.world, s.talk.current).settled
+                for settled in plan(s.task.world, s.talk.current, s.task.rules).settled
             ]
         }
         notes = {name: f"{value:.2f}" for name, value in self.grade.components.items()}

@@ -29,6 +29,7 @@ from novamart.reward import (
     judged_notes,
 )
 from novamart.scenarios import Mode, TaskSpec, build_scenario
+from novamart.scenarios.retail_world import RetailRules
 from novamart.tickets import FAMILIES, TicketSession
 from novamart.tickets.dataset import scenario_from_row
 from novamart.tools.base import Result
@@ -350,17 +351,19 @@ def start_run(
     customer: CustomerSimulator | None = None,
     judge: CommunicationJudge | None = None,
     retail_customer: RetailCustomer | None = None,
+    variant: int | None = None,
 ) -> Run:
     """The run of ``task``; ``ticket`` (one dataset row) only for ticket tasks, a ``mode``
     other than guided only for order cases; ``customer`` answers an order case's messages
     (None: the deterministic simulator) and ``judge`` grades their communication (None: the
-    reader)."""
+    reader); a retail case plays policy ``variant`` of the retail rules (an order case's
+    variant comes compiled in ``rules``)."""
     if task.is_retail:
         from novamart.server.retail_run import RetailRun  # it builds on this module's Ending
 
         if ticket is not None:
             raise ValueError(f"the ticket argument is for ticket tasks, not {task.name}")
-        return RetailRun(task, seed, mode, retail_customer)
+        return RetailRun(task, seed, mode, retail_customer, RetailRules(variant=variant))
     if task.is_ticket:
         if mode != "guided":
             raise ValueError(f"mode {mode!r} is for order cases; {task.name} plays guided only")

@@ -105,6 +105,26 @@ def test_modes_and_policy_variants_are_columns_of_their_own(tmp_path: Path) -> N
     assert len(results.episodes) == 2 * 5 * 3
 
 
+def test_a_retail_task_is_played_under_policy_variants(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = run(
+        "--agent", "oracle,heuristic", "--tasks", "retail_return", "--episodes", "3",
+        "--mode", "guided,closed_book", "--policy-variant", "4", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    results = EvalResults.model_validate_json(out.read_text())
+    columns = [
+        "retail_return",
+        "retail_return/variants",
+        "retail_return/closed_book",
+        "retail_return/closed_book/variants",
+    ]
+    assert results.settings.tasks == columns and results.settings.policy_variant == 4
+    oracle = {c.task: c.summary.mean for c in results.cells if c.agent == "oracle"}
+    assert oracle == dict.fromkeys(columns, 1.0)
+    assert len(results.episodes) == 2 * 4 * 3
+
+
 def test_an_unknown_mode_is_a_usage_error() -> None:
     result = run("--agent", "oracle", "--tasks", "easy_refund", "--mode", "open_book")
     assert result.exit_code == 2 and "unknown mode open_book" in result.output

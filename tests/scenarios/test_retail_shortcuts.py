@@ -23,7 +23,7 @@ from novamart.scenarios.retail_requests import (
     case_facts,
     settle,
 )
-from novamart.scenarios.retail_world import RETAIL_DIR, World, retail_kernel, world_spec
+from novamart.scenarios.retail_world import AS_WRITTEN, World, retail_kernel, world_spec
 
 FAMILIES = tuple(world_spec()["requests"]["families"])
 SEEDS = range(40)
@@ -78,6 +78,6 @@ def test_a_settlement_is_kept_per_world_and_equals_one_made_again(
         for state, request in _cases(task):
             kept = settle(state, request)
             assert settle(state, request) is kept
-            assert _settle(state, request, RETAIL_DIR, None) == kept
+            assert _settle(state, request, AS_WRITTEN, None) == kept
             copy = World(state.seed, state.products, state.customers)  # equal, not the same
             assert settle(copy, request) is not kept and settle(copy, request) == kept

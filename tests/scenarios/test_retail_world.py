@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from novamart.kernel.examples import run_examples
-from novamart.scenarios.retail_world import RETAIL_DIR, build_world, retail_kernel
+from novamart.scenarios.retail_world import RETAIL_DIR, RetailRules, build_world, retail_kernel
 
 SEED_0_DIGEST = "ef613c3555bb0e1bb947b9cdc2948b3c8676fdf4e63cf1807a0ae4e0a66034ae"
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +102,7 @@ def test_statuses_come_from_the_facts_file(tmp_path: Path) -> None:
         "weights: {pending: 0, processed: 0, delivered: 1, cancelled: 0}",
     )
     facts.write_text(text)
-    world = build_world(0, rules)
+    world = build_world(0, RetailRules(rules))
     assert {o.status for c in world.customers for o in c.orders} == {"delivered"}
     assert build_world(0).digest() == SEED_0_DIGEST
 
@@ -111,7 +111,7 @@ def test_the_counts_come_from_the_world_file(tmp_path: Path) -> None:
     rules = Path(shutil.copytree(RETAIL_DIR, tmp_path / "retail"))
     world_file = rules / "world" / "world.yaml"
     world_file.write_text(world_file.read_text().replace("customers: 12", "customers: 3"))
-    assert len(build_world(0, rules).customers) == 3
+    assert len(build_world(0, RetailRules(rules)).customers) == 3
 
 
 def test_the_retail_rulebook_passes_its_own_examples() -> None:

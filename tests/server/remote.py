@@ -7,9 +7,10 @@ from novamart.client import NovamartEnv
 from novamart.models import NovamartObservation, NovamartState
 
 
-async def play(env: NovamartEnv, task: str, seed: int) -> list[StepResult]:
-    """One heuristic episode over `env`'s session: the reset result, then each step's."""
-    results = [await env.reset(task=task, seed=seed, episode_id=f"{task}-{seed}")]
+async def play(env: NovamartEnv, task: str, seed: int, **case: object) -> list[StepResult]:
+    """One heuristic episode over `env`'s session: the reset result, then each step's;
+    ``case``: a mode and policy variant, when given."""
+    results = [await env.reset(task=task, seed=seed, episode_id=f"{task}-{seed}", **case)]
     agent = HeuristicAgent(seed=seed)
     agent.start(results[0].observation)
     while not results[-1].done:
@@ -17,10 +18,12 @@ async def play(env: NovamartEnv, task: str, seed: int) -> list[StepResult]:
     return results
 
 
-async def play_session(url: str, task: str, seed: int) -> tuple[list[StepResult], NovamartState]:
+async def play_session(
+    url: str, task: str, seed: int, **case: object
+) -> tuple[list[StepResult], NovamartState]:
     """A heuristic episode in a fresh session, and the session's state at its end."""
     async with NovamartEnv(base_url=url) as env:
-        results = await play(env, task, seed)
+        results = await play(env, task, seed, **case)
         return results, await env.state()
 
 

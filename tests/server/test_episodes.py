@@ -8,6 +8,7 @@ from novamart.agents.heuristic import HeuristicAgent
 from novamart.agents.runner import run_episode
 from novamart.client import NovamartEnv
 from novamart.models import NovamartObservation, NovamartState
+from novamart.scenarios.retail_world import RetailRules, retail_kernel
 from novamart.scenarios.tasks import TASKS
 from novamart.server.environment import NovamartEnvironment
 from novamart.server.launch import RunningServer
@@ -48,6 +49,26 @@ def test_the_sync_client_lists_and_calls_tools(
     assert found["ok"] and found["order_id"] == first.order_id
     assert found["days_since_purchase"] > 30
     assert state.task == "defect_resolution" and state.step_count == 1
+
+
+def test_a_retail_policy_variant_over_ws(server: RunningServer) -> None:
+    case = {"mode": "closed_book", "policy_variant": 3}
+    results, state = asyncio.run(play_session(server.url, "retail_late_return", SEED, **case))
+    local_env = NovamartEnvironment()
+    local = run_episode(
+        local_env, HeuristicAgent(seed=SEED), "retail_late_return", SEED, keep=True, **case
+    )
+    written = NovamartEnvironment().reset(task="retail_late_return", seed=SEED, mode="closed_book")
+
+    assert observations(results) == local.observations
+    first, last = results[0].observation, results[-1].observation
+    moved = retail_kernel(RetailRules(variant=3))
+    assert moved.version in first.instructions and moved.version not in written.instructions
+    assert first.instructions != written.instructions
+    assert results[-1].done and last.final_score == local.final_score
+    assert last.ground_truth is not None and last.ground_truth.expected["requests"]
+    assert (state.task, state.mode, state.policy_variant) == ("retail_late_return", *case.values())
+    assert state.done and state.final_score == last.final_score
 
 
 def test_modes_and_policy_variants_over_ws(server: RunningServer) -> None:

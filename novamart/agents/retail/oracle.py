@@ -16,6 +16,7 @@ from novamart.models import NovamartObservation
 from novamart.retail.session import RetailSession
 from novamart.retail.tools.writes import VARIANTS
 from novamart.scenarios.retail_requests import Request, has_amount, instead_of, settle
+from novamart.scenarios.retail_world import RetailRules
 
 
 def write_call(session: RetailSession, request: Request) -> tuple[str, dict[str, object]]:
@@ -36,9 +37,17 @@ def faulty(session: RetailSession, request: Request) -> list[str]:
 
 
 def oracle_play(
-    first: NovamartObservation, session: RetailSession | None, seed: int, voices: bool = False
+    first: NovamartObservation,
+    session: RetailSession | None,
+    seed: int,
+    voices: bool = False,
+    rules: RetailRules | None = None,
 ) -> Script:
+    """``rules``: the rules it settles by (None: the session's). Other rules than the
+    session's make an agent that learnt one set of numbers (the rules as written) and plays
+    them under a policy variant."""
     assert session is not None, "the retail oracle reads the hidden session"
+    believed = session.task.rules if rules is None else rules
     pick = random.Random(f"retail-honest:{seed}").choice if voices else talk.first
     customer = session.profile.customer
     guided = session.mode == "guided"
@@ -55,7 +64,7 @@ def oracle_play(
             yield call("lookup_order", order_id=request.order_id)
         for item_id in faulty(session, request):
             yield call("check_defect", order_id=request.order_id, item_id=item_id)
-        settled, _ = settle(session.world, request)
+        settled, _ = settle(session.world, request, believed)
         aside = ""
         if session.talk.asked_other and not answered_other:
             answered_other, aside = True, f" {talk.OWN_ONLY}"
