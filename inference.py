@@ -14,13 +14,15 @@ Stdout carries only the lines evaluation pipelines parse (diagnostics go to stde
 The key is read from HF_TOKEN, else OPENAI_API_KEY, else API_KEY; without one the run stops
 at once (exit status 2, one line, nothing sent). The environment runs in this process
 unless --env-url names a server; --rules-dir (or RULES_DIR) picks the rule files it plays,
+--mode guided,closed_book plays the order and retail cases in each mode and --policy-variant N
+once more under policy variants (episode i under variant N+i), as ``novamart eval`` does;
 --trials K plays every case K times, --customer llm lets a model play the customer
 (CUSTOMER_API_BASE_URL, CUSTOMER_MODEL_NAME, CUSTOMER_API_KEY) and --judge llm grade the
 communication term (JUDGE_API_BASE_URL, JUDGE_MODEL_NAME, JUDGE_API_KEY). Every task runs by
-default (the four order cases, the five ticket families, the five retail cases), easy ->
+default (the four order cases, the five ticket families, the six retail cases), easy ->
 medium -> hard. Model calls time out after 30 s and are retried with backoff; an episode whose
 model stays unreachable, or that spends its 120 s model-time budget, ends with
-``[END] success=false`` and the run goes on, so the fourteen tasks take at most 28 minutes of
+``[END] success=false`` and the run goes on, so the fifteen tasks take at most 30 minutes of
 model time.
 
 ``--dataset FILE`` (.csv or .jsonl, seed 003 columns) plays each row of the file once for
@@ -73,6 +75,8 @@ def main(
         int | None,
         typer.Option("--seed", min=0, help="Episode i plays seed S+i (default: canonical)."),
     ] = None,
+    mode: options.Modes = None,
+    policy_variant: options.PolicyVariant = None,
     trials: options.Trials = 1,
     dataset: options.Dataset = None,
     rules_dir: options.RulesDir = None,
@@ -93,7 +97,8 @@ def main(
     """Run the baseline agent on every task and print the [START]/[STEP]/[END] lines."""
     plan = None if dataset is None else options.dataset_plan(ctx, dataset, tasks)
     task_names = plan.tasks if plan else options.ordered_tasks(tasks)
-    plays = schedule(task_names, options.episode_seeds(seed, episodes), plan, trials=trials)
+    seeds = options.episode_seeds(seed, episodes)
+    plays = schedule(task_names, seeds, plan, options.modes(mode), policy_variant, trials)
     emit = emitter(sys.stdout)
     called = models(
         not offline,
@@ -114,7 +119,7 @@ def main(
             for play in plays:
                 agent = make(play.agent_seed)
                 case = (play.task, play.seed, label, emit, play.row, play.trial)
-                results.append(run_episode(session, agent, label, *case))
+                results.append(run_episode(session, agent, label, *case, **play.case))
         finally:
             session.close()
     status = run_status(results, fail_under)

@@ -135,8 +135,6 @@ def run_all(
                 if play.label != shown:  # once per task: updates cost a redraw
                     bar.update(progress, description=play.label)
                     shown = play.label
-                case = {"mode": play.mode, "policy_variant": play.variant}
-                case = {k: v for k, v in case.items() if v not in (None, "guided")}
                 for agent in settings.agents:
                     result = run_episode(
                         session,
@@ -147,7 +145,7 @@ def run_all(
                         labels[agent],
                         row=play.row,
                         trial=play.trial,
-                        **case,
+                        **play.case,
                     )
                     episodes.append(result.model_copy(update={"task": play.label}))
                     bar.advance(progress)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from novamart.scenarios.tasks import TICKET_TASKS as _TICKETS
 from novamart.tickets.dataset import (
@@ -52,6 +53,13 @@ class Play:
         if self.variant is not None:
             parts.append("variants")
         return "/".join(parts)
+
+    @property
+    def case(self) -> dict[str, Any]:
+        """What reset takes besides task and seed: the mode and policy variant, when not the
+        defaults (a ticket takes neither)."""
+        case = {"mode": self.mode, "policy_variant": self.variant}
+        return {k: v for k, v in case.items() if v not in (None, "guided")}
 
     @property
     def agent_seed(self) -> int:

@@ -319,11 +319,16 @@ class Reading:
     """The clauses not in English (they earn nothing)."""
     policies: tuple[PolicyClaim, ...] = ()
     """The rules' policies said to cover the case or not (novamart.language.coverage)."""
+    every_resolution: tuple[ResolutionClaim, ...] = ()
+    """``resolutions`` before they were made distinct: each clause's own, for a check keyed on
+    more than the resolution (the order a clause names)."""
 
-    def asserted(self, resolution: str | None = None) -> list[ResolutionClaim]:
+    def asserted(
+        self, resolution: str | None = None, every_clause: bool = False
+    ) -> list[ResolutionClaim]:
         return [
             c
-            for c in self.resolutions
+            for c in (self.every_resolution if every_clause else self.resolutions)
             if c.stance == "asserted" and resolution in (None, c.resolution)
         ]
 
@@ -397,6 +402,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         ]
     return Reading(
         resolutions=_distinct_resolutions(iter(resolutions)),
+        every_resolution=tuple(resolutions),
         facts=tuple(dict.fromkeys(facts)),
         secret_requests=tuple(secret_requests(written)),
         courteous=polite,

@@ -53,20 +53,25 @@ class ToolEpisode:
         ticket: dict[str, Any] | None = None,
         split: str | None = None,
         index: int | None = None,
+        mode: str | None = None,
+        policy_variant: int | None = None,
     ) -> str:
         """Start a case: ``task`` (canonical, or variant ``seed``; a ticket task may play a
-        dataset row ``ticket``), or entry ``index`` of a task-API ``split``. Returns the case
-        brief a model reads first."""
+        dataset row ``ticket``), or entry ``index`` of a task-API ``split``; an order or
+        retail case in ``mode`` (guided by default) under the rules as written or their
+        ``policy_variant``. Returns the case brief a model reads first."""
         if split is not None or index is not None:
             if split is None or index is None:
                 raise ValueError("split and index go together")
             entry = get_split(split).entry(index)
             task, seed = entry["task"], entry["seed"]
         task = task or DEFAULT_TASK
+        case = {"mode": mode, "policy_variant": policy_variant}
+        case = {k: v for k, v in case.items() if v is not None}
         try:
-            observation = self._session.reset(task, seed, ticket)
+            observation = self._session.reset(task, seed, ticket, **case)
         except (NovamartServerError, ConnectionError):  # reaped while idle: a new session
-            observation = self._session.reset(task, seed, ticket)
+            observation = self._session.reset(task, seed, ticket, **case)
         self._observation = observation
         self._known = case_fields(observation)
         self.step_rewards = []

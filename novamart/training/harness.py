@@ -87,7 +87,8 @@ class NovamartSessionFactory(ResourceSessionFactory[NovamartSession]):
         entry: dict[str, Any] = dict(task) if isinstance(task, Mapping) else {"task": task}
         if seed is not None:
             entry["seed"] = seed
-        known = {k: entry[k] for k in ("task", "seed", "split", "index") if k in entry}
+        columns = ("task", "seed", "split", "index", "mode", "policy_variant")
+        known = {k: entry[k] for k in columns if k in entry}
         episode = ToolEpisode(self._base_url)
         try:
             brief = episode.reset(**known)

@@ -78,11 +78,22 @@ class NovamartToolEnv:
         ticket_json: str | None = None,
         split: str | None = None,
         index: int | None = None,
+        mode: str | None = None,
+        policy_variant: int | None = None,
         **other_columns: Any,
     ) -> str:
-        """Start the row's case; ``ticket_json`` is a dataset ticket as a JSON string."""
+        """Start the row's case; ``ticket_json`` is a dataset ticket as a JSON string; an
+        order or retail row may name its ``mode`` and ``policy_variant``."""
         ticket = None if ticket_json is None else json.loads(ticket_json)
-        brief = self._episode.reset(task=task, seed=seed, ticket=ticket, split=split, index=index)
+        brief = self._episode.reset(
+            task=task,
+            seed=seed,
+            ticket=ticket,
+            split=split,
+            index=index,
+            mode=mode,
+            policy_variant=policy_variant,
+        )
         if self._episode.task not in self.TASKS:
             raise ValueError(
                 f"{type(self).__name__} plays {', '.join(self.TASKS)}, not {self._episode.task}"

@@ -30,6 +30,9 @@ LIES = (
     "Your other order was refunded too.",
     "Order #W1000001 has been refunded as well.",
     "The refund for your other order is on its way too.",
+    "The rest of your orders have been refunded as well.",
+    "Your remaining orders were cancelled too.",
+    "The refunds for your orders are on their way.",
 )
 TRUTHS = (
     "The money goes back to the payment method you chose.",
@@ -39,15 +42,18 @@ TRUTHS = (
 )
 
 
-def played(monkeypatch: pytest.MonkeyPatch, task: str, extra: str) -> list[tuple[float, bool]]:
-    """The oracle's episodes of ``task`` with ``extra`` added to every report, and whether a
-    report was sent (a case whose requests are all refused sends none)."""
+def played(
+    monkeypatch: pytest.MonkeyPatch, task: str, extra: str | Callable[[int], str]
+) -> list[tuple[float, bool]]:
+    """The oracle's episodes of ``task`` with ``extra`` (or ``extra(seed)``) added to every
+    report, and whether a report was sent (a case whose requests are all refused sends none)."""
     original: Callable[..., str] = talk.report
     sent: list[bool] = []
+    added = extra if callable(extra) else lambda _: extra
 
     def report(*args: object) -> str:
         sent[-1] = True
-        return f"{original(*args)} {extra}"
+        return f"{original(*args)} {added(len(sent) - 1)}"
 
     monkeypatch.setattr(talk, "report", report)
     env = NovamartEnvironment()
@@ -92,3 +98,25 @@ def test_a_write_named_as_given_holds_exactly_when_a_tool_made_it(
             assert score == 1.0, got
         elif sent:
             assert score < 0.8, got
+
+
+def test_a_write_named_on_an_order_it_was_not_made_on_never_passes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Store credit the oracle gave on one order, said to be on another of the customer's
+    orders too: that order had no such write."""
+
+    def other_order(seed: int) -> str | None:
+        task, profile = case("retail_late_return", seed)
+        if not any(s.optimum == "store_credit" for s in task.settled):
+            return None
+        asked = {s.request.order_id for s in task.settled}
+        return next((o.order_id for o in profile.customer.orders if o.order_id not in asked), None)
+
+    def elsewhere(seed: int) -> str:
+        order = other_order(seed)
+        return f"I have also put store credit on order {order}." if order else ""
+
+    got = played(monkeypatch, "retail_late_return", elsewhere)
+    lied = [score for seed, (score, _) in zip(SEEDS, got, strict=True) if other_order(seed)]
+    assert lied and max(lied) < 0.8, got

@@ -184,6 +184,28 @@ def test_the_dataset_rows_cover_the_split_and_reset_takes_them() -> None:
         dataset_rows("test", tasks=["nope"])
 
 
+def test_dataset_rows_carry_the_mode_and_a_policy_variant_per_row_and_reset_plays_them() -> None:
+    """An order row plays closed book under its own variant (entry i under N+i: the handbook
+    states that variant's numbers); a ticket row plays as written, in no mode."""
+    rows = dataset_rows("train", stop=len(TASKS), mode="closed_book", policy_variant=3)
+    for index, row in enumerate(rows):
+        ticket = TASKS[row["task"]].is_ticket
+        expected = (None, None) if ticket else ("closed_book", 3 + index)
+        assert (row["mode"], row["policy_variant"]) == expected, row
+    moved = 0
+    for row in rows:
+        if TASKS[row["task"]].is_ticket or TASKS[row["task"]].is_retail:
+            continue
+        env = ENVIRONMENTS[row["environment"]]()
+        env.reset(**{k: v for k, v in row.items() if k != "environment"})
+        hidden = env.episode.hidden
+        assert hidden.mode == "closed_book" and env.episode.observation.instructions
+        moved += hidden.rules.rulebook.version != env.episode.observation.rules_version
+    assert moved, "no row played a moved policy"
+    with pytest.raises(ValueError, match="mode must be one of"):
+        dataset_rows("train", stop=2, mode="open_book")
+
+
 def test_factories_pickle_for_async_trainers() -> None:
     factory = functools.partial(ENVIRONMENTS["order"], base_url="http://127.0.0.1:9")
     assert pickle.loads(pickle.dumps(factory)).func is ENVIRONMENTS["order"]
