@@ -89,12 +89,15 @@ def test_offline_plays_every_task_without_calling_a_model(planner_model: StandIn
 def test_modes_and_policy_variants_play_as_eval_schedules_them(planner_model: StandIn) -> None:
     """--mode and --policy-variant: each order case in both modes and once more under its
     variant (closed book offers no check_policy); a ticket once, as written."""
-    args = ["--offline", "--tasks", "easy_refund,ticket_triage", "--episodes", "2", "--seed", "0"]
+    tasks = "easy_refund,ticket_triage,retail_return"
+    args = ["--offline", "--tasks", tasks, "--episodes", "2", "--seed", "0"]
     run = invoke(planner_model, "offline-modes", *args, "--mode", "guided,closed_book",
                  "--policy-variant", "4")  # fmt: skip
     assert run.returncode == 0, run.stderr
     episodes = parse(run.stdout)
-    assert [e.task for e in episodes] == ["easy_refund"] * 8 + ["ticket_triage"] * 2
+    assert [e.task for e in episodes] == (
+        ["easy_refund"] * 8 + ["ticket_triage"] * 2 + ["retail_return"] * 8
+    )
     assert all(e.steps and e.steps[-1].done for e in episodes)
     asked = [any(s.tool == "check_policy" for s in e.steps) for e in episodes[:8]]
     assert asked == [True] * 4 + [False] * 4, asked
