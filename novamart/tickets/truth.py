@@ -76,11 +76,12 @@ from novamart.tickets.answer import (
     Fact,
     Unit,
     conveyed,
+    conveyed_in,
     facts,
     units,
 )
 
-STATED = 0.6
+STATED = 0.55
 """Share of a fact's words (numbers aside) from which a stretch states it."""
 MIN_WORDS = 2
 """A fact of fewer content words is too short to be told stated from merely mentioned."""
@@ -310,7 +311,7 @@ def _spanned(fact: Fact, unit: Unit, region: range) -> range:
 
 
 def _reading(fact: Fact, unit: Unit) -> _Reading | None:
-    wanted = _plain(fact)
+    wanted = _plain(fact) - NEGATORS  # a dropped "never" is the reversal, not a missing word
     found = _stretch(unit, wanted, fact.length) if len(wanted) >= MIN_WORDS else None
     if found is None or found[2] < STATED:
         return None
@@ -726,14 +727,13 @@ def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
     asked = kb.articles[article_id]
     out: list[str] = []
     for unit in units(reply):
-        sentence = " ".join(unit.words)
         stems = set(unit.stems)
-        if max(conveyed(sentence, asked.answer, asked.text), default=0.0) >= OWN:
+        if max(conveyed_in(unit, asked.answer, asked.text), default=0.0) >= OWN:
             continue
         for other in kb.articles.values():
             if other.id == article_id or not other.questions or not _may_state(other.answer, stems):
                 continue
-            found = conveyed(sentence, other.answer, other.text)
+            found = conveyed_in(unit, other.answer, other.text)
             held = _held(asked.text, other.answer, other.text)
             for fact, got, also in zip(facts(other.answer), found, held, strict=True):
                 plain = _plain(fact)
