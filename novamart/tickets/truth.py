@@ -50,13 +50,18 @@ sync? unpair the watch"); a denial frame without a negator ("it's wrong to say t
 a denied negation read as the fact ("it is not true that you cannot ..."); who acts for
 whom and whose thing it is ("you will contact our team", "your security team"); a
 sentence stating another article's fact instead (``foreign_facts``).
-What it still misses: an opposite where another fact of the reply says the opposite word
-("a different wall socket" beside "a different charger" for "the original charger"); a
-hedge over the reply's own negation outside an "instead" ("it's not really the case that
-you can't ..." where the article says nothing the negation denies); roles swapped in a
-sentence that keeps one of them elsewhere ("what your bank has ... our bank can tell us");
-a foreign fact written as a comma list (a list conveys nothing, so it is never read as
-stating one).
+Read since: an opposite beside the same word where another fact has it ("a different
+charger" beside "a different wall socket" for "the original charger"); roles swapped in the
+sentence telling the fact while a sentence less about it keeps the true owner ("what your
+bank has ... our bank can tell us"); a foreign fact written as a list (each sentence read
+with its punctuation); a negation dropped where the rest holds just over half the fact's
+words ("they do have an expiry date" for "never expire"); "no X" for the fact's "X-free".
+What it still misses: a hedge over the reply's own negation outside an "instead" ("it's not
+really the case that you can't ..." where the article says nothing the negation denies); a
+negation inserted into one conjunct of a fact told over two sentences ("do not keep 10
+percent free" for "install ..., restart ... and keep 10 percent free"); a paraphrase whose
+words the lemmas do not join ("payments" for "paid"); another article's step inside a
+numbered list whose other steps tell this article's facts.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from novamart.kb import default_kb
 from novamart.kb.text import STOPWORDS
@@ -207,13 +213,14 @@ def _negations(unit: Unit) -> list[bool]:
 
 def _absorbed(fact: Fact, unit: Unit, i: int) -> bool:
     """Whether the negator at ``i`` negates the opposite of a word of the fact, so says
-    what the fact says ("if you no longer have the phone" for "if you lost the phone")."""
+    what the fact says ("if you no longer have the phone" for "if you lost the phone"), or
+    names what the fact's "X-free" is free of ("with no interest" for "interest-free")."""
     after = [w for w in unit.words[i + 1 : i + 4] if w not in ("longer", "even", "yet")]
-    return (
-        bool(after)
-        and fact.unit is not None
-        and any(_opposite(word, after[0]) for word in fact.unit.words)
-    )
+    if not after or fact.unit is None:
+        return False
+    said = fact.unit.words
+    free_of = {lemma(w) for w, then in pairwise(said) if then == "free"}
+    return lemma(after[0]) in free_of or any(_opposite(word, after[0]) for word in said)
 
 
 def _same(value: float, values: frozenset[float]) -> bool:
@@ -450,8 +457,23 @@ def _negated_in_clause(unit: Unit, i: int) -> bool:
     return any(unit.negates[k] for k in range(i) if unit.clause[k] == unit.clause[i])
 
 
+def _own_word(words: tuple[str, ...], j: int, said: tuple[str, ...]) -> bool:
+    """Whether the reply's word ``j`` stands where the fact has that very word, and no more
+    often than there: the fact's own "can be paid in 4", not an opposite of its
+    "interest-free"; "turn Wi-Fi off and off" says an "off" the fact does not."""
+    if words.count(words[j]) > said.count(words[j]):
+        return False
+    left, right = _slots(words, j)
+    for k, word in enumerate(said):
+        if word == words[j]:
+            before, after = _slots(said, k)
+            if left & before or right & after:
+                return True
+    return False
+
+
 def _turned_word(
-    fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
+    fact: Fact, read: tuple[Unit, ...], others: tuple[tuple[str, ...], ...] = ()
 ) -> Contradiction | None:
     """A word of the fact replaced by its opposite in the same place, in a sentence about the
     fact: "interest-paid instalments" for "interest-free instalments", "non-refundable" for
@@ -473,10 +495,13 @@ def _turned_word(
             around = _slots(said, i)
             denied = _negated_in_clause(fact.unit, i)  # "never switched the device on"
             for j, other in enumerate(words):
-                # a parallel fact: the opposite one another fact says ("within 3 to 5
-                # days" beside "if ... after 5 days"), or the fact's word said in its place
-                # elsewhere ("switch it on" beside "the seal on the box" is not)
-                if other in answer or not _opposite(word, other):
+                # the fact's own word or a parallel fact: the opposite where another fact
+                # has it ("within 3 to 5 days" beside "if ... after 5 days"), or the fact's
+                # word said in its place elsewhere ("switch it on" beside "the seal on the
+                # box" is not)
+                if not _opposite(word, other) or any(
+                    _own_word(words, j, place) for place in (said, *others)
+                ):
                     continue
                 if word in everywhere and _said_in_place(word, around, read):
                     continue
@@ -535,7 +560,7 @@ def _denied_negation(unit: Unit, frame: int) -> bool:
 
 
 def _judged(
-    fact: Fact, read: tuple[Unit, ...], answer: frozenset[str] = frozenset()
+    fact: Fact, read: tuple[Unit, ...], others: tuple[tuple[str, ...], ...] = ()
 ) -> Contradiction | None:
     readings = [r for u in read if (r := _reading(fact, u))]
     truly = max((r.share for r in readings if r.contradiction is None), default=0.0)
@@ -547,7 +572,7 @@ def _judged(
             return r.contradiction
     return (
         _changed_number(fact, read)
-        or _turned_word(fact, read, answer)
+        or _turned_word(fact, read, others)
         or _denied_frame(fact, read)
         or _proposition(fact, read)
         or _widened(fact, read)
@@ -606,9 +631,10 @@ def contradictions(reply: str, reference: str) -> tuple[Contradiction | None, ..
     )
 
 
-def _others(fact: Fact, found: tuple[Fact, ...]) -> frozenset[str]:
-    """The words the answer's other facts say (where a reply may be telling one of them)."""
-    return frozenset(w for other in found if other is not fact for w in other.words)
+def _others(fact: Fact, found: tuple[Fact, ...]) -> tuple[tuple[str, ...], ...]:
+    """The answer's other facts, word by word (a reply's word where one of them has it is
+    that fact told: "a different wall socket" is not "a different charger")."""
+    return tuple(other.unit.words for other in found if other is not fact and other.unit)
 
 
 def _groups(unit: Unit) -> list[tuple[frozenset[float], str | None, frozenset[str]]]:
