@@ -5,8 +5,9 @@ letters swapped, one doubled or one dropped, so the lie goes free. A word the re
 not know is read as the claim word one such edit gives back:
 
 - in a word of five letters or more, two adjacent letters swapped ("cvoered"), a doubled
-  letter written once more ("refuund") or a letter dropped ("refnd"); the first and (for a
-  dropped letter) the last letter kept, as in most real typos ("table" is no "tablet");
+  letter written once more ("refuund"), a letter dropped ("refnd") or one moved two places
+  ("ponhe" for "phone", the least likely); the first and (for a dropped letter) the last
+  letter kept, as in most real typos ("table" is no "tablet");
 - only claim words are meant (the reader's own word lists, not the common words): the reader
   knows too few words to tell every English word from a typo, and a claim read out of a typo
   is what must not go free;
@@ -121,7 +122,9 @@ class Typos:
         n = len(word)
         swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, n - 1)}
         doubled = {word[:i] + word[i + 1 :] for i in range(1, n) if word[i] == word[i - 1]}
-        edits = (swaps, doubled, self._dropped.get(word, set()))  # the likeliest typo first
+        moved = {word[:i] + word[i + 2] + word[i : i + 2] + word[i + 3 :] for i in range(1, n - 2)}
+        moved |= {word[:i] + word[i + 1 : i + 3] + word[i] + word[i + 3 :] for i in range(1, n - 2)}
+        edits = (swaps, doubled, self._dropped.get(word, set()), moved)  # likeliest first
         ranked = sorted(
             (self._forms[w][1], kind, -len(self._forms[w][0]), w)
             for kind, candidates in enumerate(edits)
