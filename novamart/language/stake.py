@@ -665,15 +665,15 @@ wallet: "your NovaMart wallet" is the store account, where store credit goes.)""
 
 def _sent_to_bank(words: list[str]) -> bool:
     """The rulebook's refund reaches a bank (or PayPal) only by going back ("back to your
-    bank"): money transferred, or sent to or into one, is a payment no tool makes ("your bank
-    processes it" names no destination)."""
+    bank"): money transferred, or sent to, into or landing in one, is a payment no tool makes
+    ("$X will land in your bank account"; "your bank processes it" names no destination)."""
     into = any(
         w in INTO and not EXTERNAL.isdisjoint(words[i + 1 : i + 3]) for i, w in enumerate(words)
     )
     return into or any(w.startswith("transfer") for w in words)
 
 
-INTO = wordset("to into")
+INTO = wordset("to into in")
 EXTERNAL = wordset("bank paypal")
 """Accounts the customer holds outside the store: the refund reaches one only by going back
 the way it was paid ("back to your PayPal"), so money sent to one ("I pushed $X to your
