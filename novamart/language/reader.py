@@ -1372,6 +1372,8 @@ def _hypothetical(clause: Clause) -> bool:
             continue
         if i and clause.lemmas[i - 1] in WORKING:
             continue  # "it is working normally" (see _manner)
+        if word == "might" and not vocabulary.isdisjoint(CAN_WORDS):
+            continue  # "a refund might still be possible": "may be possible", an offer
         if word in HYPOTHETICAL:
             return True
     return WISHFUL.occurs_in(clause.lemmas, vocabulary)

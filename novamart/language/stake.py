@@ -665,15 +665,15 @@ wallet: "your NovaMart wallet" is the store account, where store credit goes.)""
 
 def _sent_to_bank(words: list[str]) -> bool:
     """The rulebook's refund reaches a bank (or PayPal) only by going back ("back to your
-    bank"): money transferred, or sent to or into one, is a payment no tool makes ("your bank
-    processes it" names no destination)."""
+    bank"): money transferred, or sent to, into or landing in one, is a payment no tool makes
+    ("$X will land in your bank account"; "your bank processes it" names no destination)."""
     into = any(
         w in INTO and not EXTERNAL.isdisjoint(words[i + 1 : i + 3]) for i, w in enumerate(words)
     )
     return into or any(w.startswith("transfer") for w in words)
 
 
-INTO = wordset("to into")
+INTO = wordset("to into in")
 EXTERNAL = wordset("bank paypal")
 """Accounts the customer holds outside the store: the refund reaches one only by going back
 the way it was paid ("back to your PayPal"), so money sent to one ("I pushed $X to your
@@ -772,6 +772,7 @@ PARTICLES = {
 }
 """Verbs of a visit with their particle ("pick it up", "come by", "drop off")."""
 CALLS = lemmaset("call phone ring")
+_COME = lemma("come")
 TIMES = wordset(
     "today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday morning "
     "afternoon evening weekend week weeks hour hours day days shortly soon noon midday asap"
@@ -779,13 +780,29 @@ TIMES = wordset(
 """When a call is promised for ("this afternoon", "first thing tomorrow"): a call-back with
 a time is an appointment, "I'll get back to you" only an answer."""
 IMPERATIVE = wordset("please just kindly simply feel free to do go ahead")
+HOMES = wordset("home house address place door flat apartment")
+"""Where a visit goes ("a technician will come to your home")."""
+GIVEN_CALL = lemmaset("give")
+"""A call as a thing given ("we'll give you a phone call tomorrow", "a ring")."""
+CALL_NOUNS = lemmaset("call ring")
+
+
+def _given_call(words: list[str], lemmas: list[str], i: int) -> bool:
+    """Whether word ``i`` gives the customer a call ("give you a (phone) call"): "call you"
+    said with a noun."""
+    return (
+        lemmas[i] in GIVEN_CALL
+        and words[i + 1 : i + 2] in (["you"], ["u"])
+        and not CALL_NOUNS.isdisjoint(lemmas[i + 2 : i + 5])
+    )
 
 
 def visit(clause: Clause) -> int | None:
     """Whether the clause has someone of the store visit, collect, deliver or repair for the
     customer ("a courier will pick it up tomorrow", "a technician will come by on Friday",
-    "our driver will swing by to grab the parcel"), or call them at a time ("a specialist
-    will phone you first thing tomorrow"): an action of value that no tool of the record
+    "our driver will swing by to grab the parcel", "will come to your home"), or call them at
+    a time ("a specialist will phone you first thing tomorrow", "we'll give you a call on
+    Monday"): an action of value that no tool of the record
     takes. Not the customer's own doing ("you can drop it off at any store"), an
     imperative ("please call us tomorrow") or a call the customer makes ("call us"). The
     verb's position, or None."""
@@ -794,7 +811,11 @@ def visit(clause: Clause) -> int | None:
     for i, w in enumerate(lemmas):
         after = words[i + 1 : i + 4]
         acts = w in VISITS or (w in PARTICLES and not PARTICLES[w].isdisjoint(after))
-        calls = w in CALLS and timed and after[:1] in (["you"], ["u"], ["back"])
+        acts = acts or (w == _COME and after[:1] == ["to"] and not HOMES.isdisjoint(after))
+        calls = timed and (
+            (w in CALLS and after[:1] in (["you"], ["u"], ["back"]))
+            or _given_call(words, lemmas, i)
+        )
         if not (acts or calls) or after[:1] in (["us"], ["me"]):
             continue
         if not CUSTOMER.isdisjoint(words[:i]):

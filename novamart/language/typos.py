@@ -5,8 +5,9 @@ letters swapped, one doubled or one dropped, so the lie goes free. A word the re
 not know is read as the claim word one such edit gives back:
 
 - in a word of five letters or more, two adjacent letters swapped ("cvoered"), a doubled
-  letter written once more ("refuund") or a letter dropped ("refnd"); the first and (for a
-  dropped letter) the last letter kept, as in most real typos ("table" is no "tablet");
+  letter written once more ("refuund"), a letter dropped ("refnd") or one moved two places
+  ("ponhe" for "phone", the least likely); the first and (for a dropped letter) the last
+  letter kept, as in most real typos ("table" is no "tablet");
 - only claim words are meant (the reader's own word lists, not the common words): the reader
   knows too few words to tell every English word from a typo, and a claim read out of a typo
   is what must not go free;
@@ -16,8 +17,9 @@ not know is read as the claim word one such edit gives back:
   than a dropped one ("coveerd" is "covered" before "coverd"); of one kind, the form of the
   longest lemma is meant, and a tie means nothing.
 
-The forms and their one-letter-dropped spellings are indexed once per vocabulary, so a word
-costs a few set look-ups, and each is worked out once (a cache by word).
+The forms and their one-letter-dropped and letter-moved spellings are indexed once per
+vocabulary, so a word costs a few set look-ups, and each is worked out once (a cache by
+word).
 """
 
 from __future__ import annotations
@@ -88,9 +90,14 @@ class Typos:
                     self._forms[form] = root, rank
         self._dropped: dict[str, set[str]] = defaultdict(set)
         """Each form with one inner letter dropped -> the forms it comes from."""
+        self._moved: dict[str, set[str]] = defaultdict(set)
+        """Each form with one inner letter moved two places -> the forms it comes from."""
         for form in self._forms:
             for i in range(1, len(form) - 1):
                 self._dropped[form[:i] + form[i + 1 :]].add(form)
+            for i in range(1, len(form) - 2):
+                self._moved[form[:i] + form[i + 2] + form[i : i + 2] + form[i + 3 :]].add(form)
+                self._moved[form[:i] + form[i + 1 : i + 3] + form[i] + form[i + 3 :]].add(form)
         self._meant: dict[str, str | None] = {}
 
     def respelt(self, text: str) -> tuple[str, list[str]]:
@@ -121,7 +128,8 @@ class Typos:
         n = len(word)
         swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, n - 1)}
         doubled = {word[:i] + word[i + 1 :] for i in range(1, n) if word[i] == word[i - 1]}
-        edits = (swaps, doubled, self._dropped.get(word, set()))  # the likeliest typo first
+        dropped, moved = self._dropped.get(word, set()), self._moved.get(word, set())
+        edits = (swaps, doubled, dropped, moved)  # the likeliest typo first
         ranked = sorted(
             (self._forms[w][1], kind, -len(self._forms[w][0]), w)
             for kind, candidates in enumerate(edits)

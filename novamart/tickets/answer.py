@@ -354,6 +354,14 @@ def _conveyed(reply: str, reference: str, source: str) -> tuple[float, ...]:
     return tuple(_best(fact, read) for fact in facts(reference))
 
 
+def conveyed_in(unit: Unit, reference: str, source: str) -> tuple[float, ...]:
+    """``conveyed`` for one sentence read within its reply: its punctuation kept, so a list
+    ("Visa, Mastercard, PayPal") reads as fluently as it was written."""
+    pairs, triples = _phrasing(source)
+    read = [(unit, _anchored(unit, pairs, triples))]
+    return tuple(_best(fact, read) for fact in facts(reference))
+
+
 def _best(fact: Fact, read: list[tuple[Unit, list[bool]]]) -> float:
     limit = max(MIN_SPAN, int(SPAN_FACTOR * fact.length) + SPAN_SLACK)
     best = 0.0

@@ -394,14 +394,18 @@ def _owned(unit: Unit) -> set[tuple[str, str]]:
 
 def owner_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
     """A thing of the fact given to the other owner ("our password", "your security team"
-    for "your password", "our security team"), and nowhere to the fact's owner."""
+    for "your password", "our security team"), and not to the fact's owner in that sentence
+    nor in one as much about the fact: "what your bank has for the card" beside "our bank
+    can tell us why" for "contact your bank" keeps the lie in the sentence that tells it."""
     if fact.unit is None:
         return None
     theirs = _owned(fact.unit)
-    said = {o for u in about for o in _owned(u)}
-    for who, thing in said - theirs:
-        if (OTHER[who], thing) in theirs and (OTHER[who], thing) not in said:
-            return f"{who}'s {thing} (the {OTHER[who]}'s)"
+    owned = [(len(fact.stems.intersection(u.stems)), _owned(u)) for u in about]
+    for share, said in owned:
+        for who, thing in said - theirs:
+            kept = (OTHER[who], thing)
+            if kept in theirs and not any(kept in o and s >= share for s, o in owned):
+                return f"{who}'s {thing} (the {OTHER[who]}'s)"
     return None
 
 

@@ -41,6 +41,15 @@ def said(text: str) -> set[tuple[str, str]]:
         ("I pushed $299.99 to your PayPal just now.", {(OFF_ROUTE, "unverifiable")}),
         ("We sent $45.00 into your PayPal.", {(OFF_ROUTE, "unverifiable")}),
         ("I moved $80 to your bank this morning.", {(OFF_ROUTE, "unverifiable")}),
+        # landing in a bank is money sent there (going back to it is the refund)
+        ("You'll see $149.00 land in your bank account by Friday.",
+         {(OFF_ROUTE, "unverifiable")}),
+        ("You'll see $79.99 land back in your bank account within a few days.",
+         {(REFUND, "asserted")}),
+        # "might ... be possible" says "may be possible": an offer, not a hypothetical
+        ("A full refund of $1,799.00 might still be possible down the line.",
+         {(REFUND, "offered")}),
+        ("A refund would normally be possible within 30 days.", set()),
         ("We really want you to be happy with how this turned out, consider the $999.00 "
          "already back where it came from.", {(REFUND, "asserted")}),
         # a route no tool takes, in a verb the reader does not know or reported by someone

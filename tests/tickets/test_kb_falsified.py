@@ -102,6 +102,47 @@ def test_the_detector_reads_the_later_kinds_precisely() -> None:
          "except order records we must keep for tax purposes.", "Request closure in Account > "
          "Privacy. Your data is deleted within 30 days, except order records we must keep for "
          "tax purposes."),
+        # another article's fact written as a list, in place of the answer's last fact
+        ("KB-005", "Enter a promo code in the basket before checkout; only one promo code can be "
+         "used per order. NovaMart accepts Visa, Mastercard, American Express, PayPal and "
+         "NovaMart gift cards.", "Enter a promo code in the basket before checkout; only one "
+         "promo code can be used per order. Gift cards never expire and can be combined with a "
+         "promo code."),
+        # a negation dropped where the fact's words stand without its negator
+        ("KB-005", "Promo codes go in the basket, before you check out, and you can only use one "
+         "per order. Gift cards are different: they do have an expiry date and you can use "
+         "them alongside a promo code.", "Promo codes go in the basket, before you check out, "
+         "and you can only use one per order. Gift cards are different: they don't have an "
+         "expiry date and you can use them alongside a promo code."),
+        # a negation inserted in a paraphrase holding just over half of the fact's words
+        ("KB-026", "Gift cards, downloaded software and opened earbud ear tips cannot be "
+         "returned. All other items are never covered by our return, defect and goodwill "
+         "policies.", "Gift cards, downloaded software and opened earbud ear tips cannot be "
+         "returned. All other items are covered by our return, defect and goodwill policies."),
+        # "with no interest" says "interest-free", so only the inserted "not" negates
+        ("KB-008", "Orders over $200 can not be paid in 4 instalments with no interest, one "
+         "every 2 weeks. Choose Pay in 4 at checkout.", "Orders over $200 can be paid in 4 "
+         "instalments with no interest, one every 2 weeks. Choose Pay in 4 at checkout."),
+        # roles swapped in the sentence telling the fact, the true owner named in another
+        ("KB-006", "A declined card usually means the billing address doesn't match what your "
+         "bank has, or the bank stopped the payment. Double-check the address and try once "
+         "more; if it still fails, our bank can tell us why, since you're never told the "
+         "reason.", "A declined card usually means the billing address doesn't match what "
+         "your bank has, or the bank stopped the payment. Double-check the address and try "
+         "once more; if it still fails, your bank can tell you why, since we're never told the "
+         "reason."),
+        # an opposite where another fact of the answer has the same word elsewhere
+        ("KB-018", "Please use a different charger and cable, or certified ones, and gently "
+         "clean the charging port with a soft, dry brush. Try a different wall socket before "
+         "reporting a defect.", "Please use the original charger and cable, or certified "
+         "ones, and gently clean the charging port with a soft, dry brush. Try a different "
+         "wall socket before reporting a defect."),
+        # the fact's own word said once more in its opposite's place
+        ("KB-017", "Turn Wi-Fi off and off, restart your router, and forget the network before "
+         "joining it again. Updating the device software also fixes many connection "
+         "problems.", "Turn Wi-Fi off and on, restart your router, and forget the network "
+         "before joining it again. Updating the device software also fixes many connection "
+         "problems."),
     ],
 )  # fmt: skip
 def test_each_mechanism_costs_the_lie_and_keeps_the_truth(
