@@ -659,8 +659,8 @@ STORE_NEXT = tuple([w] for w in STORE)
 OFF_ROUTE = lemmaset("cheque cash courier envelope zelle venmo wire chargeback dispute void waive")
 """Instruments and acts by which money reaches the customer that the rulebook's refund never
 takes (it goes back the way it was paid: rules/resolutions.yaml, full_refund): a clause naming
-one is not the refund, whatever was carried out, and no tool's record can verify it. (Not a
-wallet: "your NovaMart wallet" is the store account, where store credit goes.)"""
+one is not the refund, whatever was carried out, and no tool's record can verify it. (A wallet
+only when it is the customer's own outside the store: OUTSIDE_WALLETS.)"""
 
 
 def _sent_to_bank(words: list[str]) -> bool:
@@ -680,6 +680,19 @@ the way it was paid ("back to your PayPal"), so money sent to one ("I pushed $X 
 PayPal") is a payment no tool makes."""
 
 
+OUTSIDE_WALLETS = wordset("digital mobile phone paypal apple google samsung venmo crypto pay e")
+"""What makes a wallet the customer's own outside the store ("your digital wallet", "your
+Apple Wallet", "your PayPal wallet", an e-wallet): money sent there is a payment no tool
+makes; "your NovaMart wallet" stays the store account, where store credit goes."""
+
+
+def _outside_wallet(words: list[str]) -> bool:
+    return "ewallet" in words or any(
+        w == "wallet" and not OUTSIDE_WALLETS.isdisjoint(words[max(0, i - 2) : i])
+        for i, w in enumerate(words)
+    )
+
+
 def off_route(clause: Clause) -> bool:
     """Money back by a route no tool takes ("a check for $89 is in the mail", "we've voided
     the charge", "I've disputed the charge on your behalf")."""
@@ -687,7 +700,11 @@ def off_route(clause: Clause) -> bool:
     cheque = any(w == "check" and nxt == "for" for w, nxt in itertools.pairwise(words))
     if cheque and "money" in clause.kinds:
         return True
-    named = _any(clause, OFF_ROUTE) or (_sent_to_bank(words) and "back" not in words)
+    named = (
+        _any(clause, OFF_ROUTE)
+        or (_sent_to_bank(words) and "back" not in words)
+        or _outside_wallet(words)
+    )
     return named and (_money(clause) or cheque)  # sent, not returned
 
 

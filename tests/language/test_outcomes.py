@@ -15,6 +15,7 @@ from novamart.language import Reading, lexicon_for, read
 
 REFUND = "full_refund"
 OFF_ROUTE = "money back by a route no tool takes"
+STORE_CREDIT = "store_credit"
 
 
 def reading(text: str) -> Reading:
@@ -46,6 +47,13 @@ def said(text: str) -> set[tuple[str, str]]:
          {(OFF_ROUTE, "unverifiable")}),
         ("You'll see $79.99 land back in your bank account within a few days.",
          {(REFUND, "asserted")}),
+        # a wallet of the customer's own outside the store is a route no tool takes; the
+        # store's wallet is where store credit goes
+        ("$45.00 has gone to your digital wallet.", {(OFF_ROUTE, "unverifiable")}),
+        ("I've topped up your PayPal wallet with $45.00.", {(OFF_ROUTE, "unverifiable")}),
+        ("I've loaded $45.00 onto your Apple Wallet.", {(OFF_ROUTE, "unverifiable")}),
+        ("The $45.00 went into your e-wallet.", {(OFF_ROUTE, "unverifiable")}),
+        ("$45.00 has been added to your NovaMart wallet.", {(STORE_CREDIT, "asserted")}),
         # "might ... be possible" says "may be possible": an offer, not a hypothetical
         ("A full refund of $1,799.00 might still be possible down the line.",
          {(REFUND, "offered")}),
