@@ -15,6 +15,7 @@ One field compared with one literal is a ``FieldTest``, as it always was; anythi
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -108,8 +109,12 @@ class ExprTest:
                 return node.kind, node.ref
         return self.kinds[0], self.refs[0] if self.refs else self.kinds[0]
 
+    @functools.cached_property
+    def _holds(self) -> expressions.Tested:  # compiled once, on the first test (an amount's
+        return expressions.compiled(self.expr)  # expression is never tested)
+
     def holds(self, lookup: expressions.Lookup) -> bool | None:
-        return expressions.holds(self.expr, lookup)
+        return self._holds(lookup)
 
     def failure(self, lookup: expressions.Lookup) -> str:
         return expressions.failure(self.expr, lookup)

@@ -613,6 +613,12 @@ class _Unknown(Exception):
     """A value the expression needs is not known yet."""
 
 
+Tested = Callable[[Env], "bool | None"]
+"""A test compiled: True, False, or None while it cannot be told."""
+Valued = Callable[[Env], Value]
+"""A value compiled: raises _Unknown while a field it reads is unknown."""
+
+
 def value_of(node: Expr, lookup: Lookup) -> Value:
     """The value of an arithmetic (or single) expression; None while a field is unknown,
     and a ZeroDivisionError for a division by zero."""
@@ -622,25 +628,131 @@ def value_of(node: Expr, lookup: Lookup) -> Value:
         return None
 
 
+def holds(node: Expr, lookup: Lookup) -> bool | None:
+    """Whether the test holds: True, False, or None while it cannot be told. A division by
+    zero makes its comparison fail (what cannot be computed is never granted)."""
+    return compiled(node)(lookup)
+
+
 def _value(node: Expr, lookup: Lookup) -> Value:
-    if isinstance(node, Ref):
-        observed = lookup.value(node.kind, node.field)
-        if observed is None:
-            raise _Unknown
-        return _decimal(observed)
-    if isinstance(node, Const):
-        return node.evaluated
-    if isinstance(node, Neg):
-        return -_value(node.operand, lookup)
+    return _compiled_value(node)(lookup)
+
+
+@functools.lru_cache(maxsize=4_096)
+def compiled(node: Expr) -> Tested:
+    """``node`` as a test evaluated without walking its tree again: a policy's tests run on
+    every decision, and the walk (dispatch on each node's type) was most of their cost."""
+    return _test(node)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _compiled_value(node: Expr) -> Valued:
+    return _valued(node)
+
+
+def _test(node: Expr) -> Tested:
+    if isinstance(node, Compare):
+        return _comparison(node)
     if isinstance(node, Quantified):
-        return _aggregate(node, lookup)
-    if isinstance(node, Arith):
-        a, b = _value(node.left, lookup), _value(node.right, lookup)
+        return _quantifier(node)
+    if isinstance(node, Ref):  # a true/false field on its own
+        kind, name = node.kind, node.field
+
+        def flag(env: Env) -> bool | None:
+            observed = env.value(kind, name)
+            return None if observed is None else bool(observed)
+
+        return flag
+    if isinstance(node, Const):
+        constant = bool(node.value)
+        return lambda env: constant
+    if isinstance(node, Not):
+        operand = _test(node.operand)
+        return lambda env: _not(operand(env))
+    if isinstance(node, Implies):
+        condition, then = _test(node.condition), _test(node.then)
+
+        def implication(env: Env) -> bool | None:
+            given = _not(condition(env))
+            return True if given is True else _either(given, then(env))
+
+        return implication
+    assert isinstance(node, Logic)
+    return _logic(node.op == "or", tuple(_test(o) for o in node.operands))
+
+
+def _logic(stop: bool, operands: tuple[Tested, ...]) -> Tested:
+    """'or' (``stop`` True: a True operand decides) or 'and' (a False one does)."""
+
+    def logic(env: Env) -> bool | None:
+        unknown = False
+        for operand in operands:
+            value = operand(env)
+            if value is stop:
+                return stop
+            unknown |= value is None
+        return None if unknown else not stop
+
+    return logic
+
+
+def _comparison(node: Compare) -> Tested:
+    left, right = _valued(node.left), _valued(node.right)
+    if node.op in ("in", "not in"):
+        inside = node.op == "in"
+
+        def compare(a: Value, b: Value) -> bool:
+            return (a in b) == inside
+    else:
+        compare = _COMPARISONS[node.op]
+
+    def comparison(env: Env) -> bool | None:
         try:
-            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else a / b
+            a, b = left(env), right(env)
+        except _Unknown:
+            return None
+        except ZeroDivisionError:
+            return False
+        return compare(a, b)
+
+    return comparison
+
+
+def _valued(node: Expr) -> Valued:
+    if isinstance(node, Ref):
+        kind, name = node.kind, node.field
+
+        def ref(env: Env) -> Value:
+            observed = env.value(kind, name)
+            if observed is None:
+                raise _Unknown
+            return _decimal(observed)
+
+        return ref
+    if isinstance(node, Const):
+        evaluated = node.evaluated
+        return lambda env: evaluated
+    if isinstance(node, Neg):
+        operand = _valued(node.operand)
+        return lambda env: -operand(env)
+    if isinstance(node, Quantified):
+        return _aggregator(node)
+    if isinstance(node, Arith):
+        return _arithmetic(node)
+    raise TypeError(f"not a value: {node}")
+
+
+def _arithmetic(node: Arith) -> Valued:
+    left, right, apply = _valued(node.left), _valued(node.right), _ARITHMETIC[node.op]
+
+    def arithmetic(env: Env) -> Value:
+        a, b = left(env), right(env)
+        try:
+            return apply(a, b)
         except (DivisionByZero, InvalidOperation):
             raise ZeroDivisionError(f"{node} divides by zero") from None
-    raise TypeError(f"not a value: {node}")
+
+    return arithmetic
 
 
 class Bound:
@@ -666,39 +778,60 @@ def _members(node: Quantified, env: Env) -> list[tuple[bool | None, Bound]]:
     return [(True if node.where is None else holds(node.where, b), b) for b in bound]
 
 
-def _aggregate(node: Quantified, env: Env) -> Value:
+def _selected(node: Quantified) -> Tested:
+    """Whether ``where`` selects a member (every member without one)."""
+    return (lambda member: True) if node.where is None else _test(node.where)
+
+
+def _aggregator(node: Quantified) -> Valued:
     """count or sum: unknown while any member's selection or summed value is."""
-    total = Decimal(0)
-    for selected, member in _members(node, env):
-        if selected is None:
+    kind, where = node.kind, _selected(node)
+    body = None if node.op == "count" else _valued(node.body)  # type: ignore[arg-type]
+
+    def aggregate(env: Env) -> Value:
+        members = env.collection(kind)
+        if members is None:
             raise _Unknown
-        if selected:
-            total += 1 if node.op == "count" else _value(node.body, member)  # type: ignore[arg-type]
-    return total
+        total = Decimal(0)
+        for one in members:
+            member = Bound(env, kind, one)
+            selected = where(member)
+            if selected is None:
+                raise _Unknown
+            if selected:
+                total += 1 if body is None else body(member)
+        return total
+
+    return aggregate
 
 
-def _quantify(node: Quantified, env: Env) -> bool | None:
-    assert node.body is not None
-    body = node.body
-    try:
-        members = _members(node, env)
-    except _Unknown:
-        return None
+def _quantifier(node: Quantified) -> Tested:
     # all: every selected member holds ((not selected) or body), a False member decides;
     # any: some selected member holds (selected and body), a True member decides. A member
     # whose selection is unknown cannot decide, only leave the answer unknown.
+    assert node.body is not None
+    kind, where, body = node.kind, _selected(node), _test(node.body)
     decisive = node.op != "all"
-    unknown = False
-    for selected, member in members:
-        if selected is False:
-            continue
-        value = holds(body, member)
-        if selected is None and value is decisive:
-            value = None
-        if value is decisive:
-            return decisive
-        unknown |= value is None
-    return None if unknown else not decisive
+
+    def quantify(env: Env) -> bool | None:
+        members = env.collection(kind)
+        if members is None:
+            return None
+        unknown = False
+        for one in members:
+            member = Bound(env, kind, one)
+            selected = where(member)
+            if selected is False:
+                continue
+            value = body(member)
+            if selected is None and value is decisive:
+                value = None
+            if value is decisive:
+                return decisive
+            unknown |= value is None
+        return None if unknown else not decisive
+
+    return quantify
 
 
 def _decimal(value: Value) -> Value:
@@ -717,41 +850,6 @@ def forget_numbers() -> None:
 def _from_text(value: float) -> Decimal:
     """Prices and days recur from one decision to the next: each is read once."""
     return Decimal(str(value))
-
-
-def holds(node: Expr, lookup: Lookup) -> bool | None:
-    """Whether the test holds: True, False, or None while it cannot be told. A division by
-    zero makes its comparison fail (what cannot be computed is never granted)."""
-    if isinstance(node, Compare):
-        try:
-            a, b = _value(node.left, lookup), _value(node.right, lookup)
-        except _Unknown:
-            return None
-        except ZeroDivisionError:
-            return False
-        return _compare(node.op, a, b)
-    if isinstance(node, Quantified):
-        return _quantify(node, lookup)
-    if isinstance(node, Ref):  # a true/false field on its own
-        observed = lookup.value(node.kind, node.field)
-        return None if observed is None else bool(observed)
-    if isinstance(node, Const):
-        return bool(node.value)
-    if isinstance(node, Not):
-        inner = holds(node.operand, lookup)
-        return None if inner is None else not inner
-    if isinstance(node, Implies):
-        condition = _not(holds(node.condition, lookup))
-        return True if condition is True else _either(condition, holds(node.then, lookup))
-    assert isinstance(node, Logic)
-    stop = node.op == "or"  # the value that decides: True for 'or', False for 'and'
-    unknown = False
-    for operand in node.operands:
-        value = holds(operand, lookup)
-        if value is stop:
-            return stop
-        unknown |= value is None
-    return None if unknown else not stop
 
 
 def _either(a: bool | None, b: bool | None) -> bool | None:
@@ -773,12 +871,12 @@ _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     ">": operator.gt,
     ">=": operator.ge,
 }
-
-
-def _compare(op: str, a: Value, b: Value) -> bool:
-    if op in ("in", "not in"):
-        return (a in b) == (op == "in")
-    return _COMPARISONS[op](a, b)
+_ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+}
 
 
 # ---- saying what failed --------------------------------------------------------------------
