@@ -128,6 +128,8 @@ class CompiledRulebook:
         """A policy's verdict when every condition passed: the same for every decision."""
         self._readers = {f"t{i}": r for i, r in enumerate(engine_tests(rulebook).values())}
         """Each engine test's fact, by its name there, and the conditions that read it."""
+        self._granting: dict[frozenset[str], frozenset[str]] = {}
+        """The resolutions granted, by the set of policies granting (``_grants``)."""
 
     def _decide(self, facts: Facts) -> Decision:
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
@@ -166,9 +168,21 @@ class CompiledRulebook:
         others aside): what ``decide(facts).eligible`` holds, without the verdicts, reasons
         and amounts, for a caller that needs only whether a call would be granted."""
         _, granted, _ = self._engine_run(self.rulebook.facts.check(facts))[0]
-        overriding = self._overriding(granted)
-        policies = overriding or [p for p in self.rulebook.policies.values() if p.name in granted]
-        return frozenset(g.resolution for p in policies for g in p.grants)
+        return self._grants(granted)
+
+    def _grants(self, granted: frozenset[str]) -> frozenset[str]:
+        """The resolutions the policies ``granted`` grant: the same for every decision
+        granting them, so worked out once per such set."""
+        found = self._granting.get(granted)
+        if found is None:
+            overriding = self._overriding(granted)
+            policies = overriding or [
+                p for p in self.rulebook.policies.values() if p.name in granted
+            ]
+            found = self._granting[granted] = frozenset(
+                g.resolution for p in policies for g in p.grants
+            )
+        return found
 
     def _overriding(self, granted: frozenset[str]) -> list[Policy]:
         """The granting policies that set the others aside."""

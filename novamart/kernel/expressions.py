@@ -704,7 +704,7 @@ def _comparison(node: Compare) -> Tested:
         def compare(a: Value, b: Value) -> bool:
             return (a in b) == inside
     else:
-        compare = _COMPARISONS[node.op]
+        compare = COMPARISONS[node.op]
 
     def comparison(env: Env) -> bool | None:
         try:
@@ -863,7 +863,7 @@ def _not(value: bool | None) -> bool | None:
     return None if value is None else not value
 
 
-_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,

@@ -133,11 +133,11 @@ class KindSpec(_Spec):
             )
         return self
 
-    @property
-    def id_field(self) -> str:
+    @cached_property
+    def id_field(self) -> str:  # read on every check of a fact set: found once
         return next(n for n, f in self.fields.items() if f.type == "id")
 
-    @property
+    @cached_property
     def references(self) -> tuple[str, ...]:
         """The id fields after the identifier: each refers to the kind it names."""
         return tuple(n for n, f in self.fields.items() if f.type == "id")[1:]
