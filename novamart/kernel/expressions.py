@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, DivisionByZero, InvalidOperation
 from typing import Any, Protocol, Union
@@ -683,17 +683,18 @@ def _test(node: Expr) -> Tested:
 
 def _logic(stop: bool, operands: tuple[Tested, ...]) -> Tested:
     """'or' (``stop`` True: a True operand decides) or 'and' (a False one does)."""
+    return lambda env: _decided((operand(env) for operand in operands), stop)
 
-    def logic(env: Env) -> bool | None:
-        unknown = False
-        for operand in operands:
-            value = operand(env)
-            if value is stop:
-                return stop
-            unknown |= value is None
-        return None if unknown else not stop
 
-    return logic
+def _decided(values: Iterable[bool | None], decisive: bool) -> bool | None:
+    """``decisive`` once a value is (the rest are not read); else unknown while one is
+    unknown, else the other answer."""
+    unknown = False
+    for value in values:
+        if value is decisive:
+            return decisive
+        unknown |= value is None
+    return None if unknown else not decisive
 
 
 def _comparison(node: Compare) -> Tested:
@@ -813,23 +814,18 @@ def _quantifier(node: Quantified) -> Tested:
     kind, where, body = node.kind, _selected(node), _test(node.body)
     decisive = node.op != "all"
 
+    def verdict(member: Bound) -> bool | None:
+        selected = where(member)
+        if selected is False:
+            return not decisive  # not selected: it decides nothing
+        value = body(member)
+        return None if selected is None and value is decisive else value
+
     def quantify(env: Env) -> bool | None:
         members = env.collection(kind)
         if members is None:
             return None
-        unknown = False
-        for one in members:
-            member = Bound(env, kind, one)
-            selected = where(member)
-            if selected is False:
-                continue
-            value = body(member)
-            if selected is None and value is decisive:
-                value = None
-            if value is decisive:
-                return decisive
-            unknown |= value is None
-        return None if unknown else not decisive
+        return _decided((verdict(Bound(env, kind, one)) for one in members), decisive)
 
     return quantify
 
