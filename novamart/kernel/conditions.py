@@ -15,7 +15,6 @@ One field compared with one literal is a ``FieldTest``, as it always was; anythi
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -102,12 +101,8 @@ class ExprTest:
                 return node.kind, node.ref
         return self.kinds[0], self.refs[0] if self.refs else self.kinds[0]
 
-    @functools.cached_property
-    def _holds(self) -> expressions.Tested:  # compiled once, on the first test (an amount's
-        return expressions.compiled(self.expr)  # expression is never tested)
-
     def holds(self, lookup: expressions.Lookup) -> bool | None:
-        return self._holds(lookup)
+        return expressions.holds(self.expr, lookup)
 
     def failure(self, lookup: expressions.Lookup) -> str:
         return expressions.failure(self.expr, lookup)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, DivisionByZero, InvalidOperation
 from typing import Any, Protocol, Union
@@ -613,12 +613,6 @@ class _Unknown(Exception):
     """A value the expression needs is not known yet."""
 
 
-Tested = Callable[[Env], "bool | None"]
-"""A test compiled: True, False, or None while it cannot be told."""
-Valued = Callable[[Env], Value]
-"""A value compiled: raises _Unknown while a field it reads is unknown."""
-
-
 def value_of(node: Expr, lookup: Lookup) -> Value:
     """The value of an arithmetic (or single) expression; None while a field is unknown,
     and a ZeroDivisionError for a division by zero."""
@@ -628,132 +622,25 @@ def value_of(node: Expr, lookup: Lookup) -> Value:
         return None
 
 
-def holds(node: Expr, lookup: Lookup) -> bool | None:
-    """Whether the test holds: True, False, or None while it cannot be told. A division by
-    zero makes its comparison fail (what cannot be computed is never granted)."""
-    return compiled(node)(lookup)
-
-
 def _value(node: Expr, lookup: Lookup) -> Value:
-    return _compiled_value(node)(lookup)
-
-
-@functools.lru_cache(maxsize=4_096)
-def compiled(node: Expr) -> Tested:
-    """``node`` as a test evaluated without walking its tree again: a policy's tests run on
-    every decision, and the walk (dispatch on each node's type) was most of their cost."""
-    return _test(node)
-
-
-@functools.lru_cache(maxsize=4_096)
-def _compiled_value(node: Expr) -> Valued:
-    return _valued(node)
-
-
-def _test(node: Expr) -> Tested:
-    if isinstance(node, Compare):
-        return _comparison(node)
-    if isinstance(node, Quantified):
-        return _quantifier(node)
-    if isinstance(node, Ref):  # a true/false field on its own
-        kind, name = node.kind, node.field
-
-        def flag(env: Env) -> bool | None:
-            observed = env.value(kind, name)
-            return None if observed is None else bool(observed)
-
-        return flag
-    if isinstance(node, Const):
-        constant = bool(node.value)
-        return lambda env: constant
-    if isinstance(node, Not):
-        operand = _test(node.operand)
-        return lambda env: _not(operand(env))
-    if isinstance(node, Implies):
-        condition, then = _test(node.condition), _test(node.then)
-
-        def implication(env: Env) -> bool | None:
-            given = _not(condition(env))
-            return True if given is True else _either(given, then(env))
-
-        return implication
-    assert isinstance(node, Logic)
-    return _logic(node.op == "or", tuple(_test(o) for o in node.operands))
-
-
-def _logic(stop: bool, operands: tuple[Tested, ...]) -> Tested:
-    """'or' (``stop`` True: a True operand decides) or 'and' (a False one does)."""
-    return lambda env: _decided((operand(env) for operand in operands), stop)
-
-
-def _decided(values: Iterable[bool | None], decisive: bool) -> bool | None:
-    """``decisive`` once a value is (the rest are not read); else unknown while one is
-    unknown, else the other answer."""
-    unknown = False
-    for value in values:
-        if value is decisive:
-            return decisive
-        unknown |= value is None
-    return None if unknown else not decisive
-
-
-def _comparison(node: Compare) -> Tested:
-    left, right = _valued(node.left), _valued(node.right)
-    if node.op in ("in", "not in"):
-        inside = node.op == "in"
-
-        def compare(a: Value, b: Value) -> bool:
-            return (a in b) == inside
-    else:
-        compare = COMPARISONS[node.op]
-
-    def comparison(env: Env) -> bool | None:
-        try:
-            a, b = left(env), right(env)
-        except _Unknown:
-            return None
-        except ZeroDivisionError:
-            return False
-        return compare(a, b)
-
-    return comparison
-
-
-def _valued(node: Expr) -> Valued:
     if isinstance(node, Ref):
-        kind, name = node.kind, node.field
-
-        def ref(env: Env) -> Value:
-            observed = env.value(kind, name)
-            if observed is None:
-                raise _Unknown
-            return _decimal(observed)
-
-        return ref
+        observed = lookup.value(node.kind, node.field)
+        if observed is None:
+            raise _Unknown
+        return _decimal(observed)
     if isinstance(node, Const):
-        evaluated = node.evaluated
-        return lambda env: evaluated
+        return node.evaluated
     if isinstance(node, Neg):
-        operand = _valued(node.operand)
-        return lambda env: -operand(env)
+        return -_value(node.operand, lookup)
     if isinstance(node, Quantified):
-        return _aggregator(node)
+        return _aggregate(node, lookup)
     if isinstance(node, Arith):
-        return _arithmetic(node)
-    raise TypeError(f"not a value: {node}")
-
-
-def _arithmetic(node: Arith) -> Valued:
-    left, right, apply = _valued(node.left), _valued(node.right), _ARITHMETIC[node.op]
-
-    def arithmetic(env: Env) -> Value:
-        a, b = left(env), right(env)
+        a, b = _value(node.left, lookup), _value(node.right, lookup)
         try:
-            return apply(a, b)
+            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else a / b
         except (DivisionByZero, InvalidOperation):
             raise ZeroDivisionError(f"{node} divides by zero") from None
-
-    return arithmetic
+    raise TypeError(f"not a value: {node}")
 
 
 class Bound:
@@ -779,55 +666,39 @@ def _members(node: Quantified, env: Env) -> list[tuple[bool | None, Bound]]:
     return [(True if node.where is None else holds(node.where, b), b) for b in bound]
 
 
-def _selected(node: Quantified) -> Tested:
-    """Whether ``where`` selects a member (every member without one)."""
-    return (lambda member: True) if node.where is None else _test(node.where)
-
-
-def _aggregator(node: Quantified) -> Valued:
+def _aggregate(node: Quantified, env: Env) -> Value:
     """count or sum: unknown while any member's selection or summed value is."""
-    kind, where = node.kind, _selected(node)
-    body = None if node.op == "count" else _valued(node.body)  # type: ignore[arg-type]
-
-    def aggregate(env: Env) -> Value:
-        members = env.collection(kind)
-        if members is None:
+    total = Decimal(0)
+    for selected, member in _members(node, env):
+        if selected is None:
             raise _Unknown
-        total = Decimal(0)
-        for one in members:
-            member = Bound(env, kind, one)
-            selected = where(member)
-            if selected is None:
-                raise _Unknown
-            if selected:
-                total += 1 if body is None else body(member)
-        return total
-
-    return aggregate
+        if selected:
+            total += 1 if node.op == "count" else _value(node.body, member)  # type: ignore[arg-type]
+    return total
 
 
-def _quantifier(node: Quantified) -> Tested:
+def _quantify(node: Quantified, env: Env) -> bool | None:
+    assert node.body is not None
+    body = node.body
+    try:
+        members = _members(node, env)
+    except _Unknown:
+        return None
     # all: every selected member holds ((not selected) or body), a False member decides;
     # any: some selected member holds (selected and body), a True member decides. A member
     # whose selection is unknown cannot decide, only leave the answer unknown.
-    assert node.body is not None
-    kind, where, body = node.kind, _selected(node), _test(node.body)
     decisive = node.op != "all"
-
-    def verdict(member: Bound) -> bool | None:
-        selected = where(member)
+    unknown = False
+    for selected, member in members:
         if selected is False:
-            return not decisive  # not selected: it decides nothing
-        value = body(member)
-        return None if selected is None and value is decisive else value
-
-    def quantify(env: Env) -> bool | None:
-        members = env.collection(kind)
-        if members is None:
-            return None
-        return _decided((verdict(Bound(env, kind, one)) for one in members), decisive)
-
-    return quantify
+            continue
+        value = holds(body, member)
+        if selected is None and value is decisive:
+            value = None
+        if value is decisive:
+            return decisive
+        unknown |= value is None
+    return None if unknown else not decisive
 
 
 def _decimal(value: Value) -> Value:
@@ -846,6 +717,41 @@ def forget_numbers() -> None:
 def _from_text(value: float) -> Decimal:
     """Prices and days recur from one decision to the next: each is read once."""
     return Decimal(str(value))
+
+
+def holds(node: Expr, lookup: Lookup) -> bool | None:
+    """Whether the test holds: True, False, or None while it cannot be told. A division by
+    zero makes its comparison fail (what cannot be computed is never granted)."""
+    if isinstance(node, Compare):
+        try:
+            a, b = _value(node.left, lookup), _value(node.right, lookup)
+        except _Unknown:
+            return None
+        except ZeroDivisionError:
+            return False
+        return _compare(node.op, a, b)
+    if isinstance(node, Quantified):
+        return _quantify(node, lookup)
+    if isinstance(node, Ref):  # a true/false field on its own
+        observed = lookup.value(node.kind, node.field)
+        return None if observed is None else bool(observed)
+    if isinstance(node, Const):
+        return bool(node.value)
+    if isinstance(node, Not):
+        inner = holds(node.operand, lookup)
+        return None if inner is None else not inner
+    if isinstance(node, Implies):
+        condition = _not(holds(node.condition, lookup))
+        return True if condition is True else _either(condition, holds(node.then, lookup))
+    assert isinstance(node, Logic)
+    stop = node.op == "or"  # the value that decides: True for 'or', False for 'and'
+    unknown = False
+    for operand in node.operands:
+        value = holds(operand, lookup)
+        if value is stop:
+            return stop
+        unknown |= value is None
+    return None if unknown else not stop
 
 
 def _either(a: bool | None, b: bool | None) -> bool | None:
@@ -867,12 +773,12 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     ">": operator.gt,
     ">=": operator.ge,
 }
-_ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": operator.truediv,
-}
+
+
+def _compare(op: str, a: Value, b: Value) -> bool:
+    if op in ("in", "not in"):
+        return (a in b) == (op == "in")
+    return COMPARISONS[op](a, b)
 
 
 # ---- saying what failed --------------------------------------------------------------------
