@@ -61,14 +61,7 @@ class FieldTest:
         """Evaluate the test in Python (used by the reference evaluator in tests)."""
         if self.op in ("in", "not in"):
             return (observed in self.value) == (self.op == "in")
-        return {
-            "==": observed == self.value,
-            "!=": observed != self.value,
-            "<": observed < self.value,
-            "<=": observed <= self.value,
-            ">": observed > self.value,
-            ">=": observed >= self.value,
-        }[self.op]
+        return expressions.COMPARISONS[self.op](observed, self.value)  # only the one asked
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ from novamart.kernel.decision import (
 )
 from novamart.kernel.engine import EngineError, RulesetRunner
 from novamart.kernel.examples import failures_as_issues, run_examples
-from novamart.kernel.facts import Facts, FactSchema
+from novamart.kernel.facts import FactRecord, Facts, FactSchema
 from novamart.kernel.money import cents, percent_of
 from novamart.kernel.outcomes import Decided, KernelOutcomes
 from novamart.kernel.recent import RecentlyUsed
@@ -68,6 +68,7 @@ from novamart.kernel.wording import plain
 
 KEPT_VERSIONS = 8
 KEPT_VARIANTS = 32  # policy variants compiled and kept, most recently used first
+RUNS_KEPT = 16  # fact sets whose engine run and kernel outcomes are kept (``_engine_run``)
 MEMO_SIZE = 1_024  # ~2.6 KB a decision (bench/bench_kernel.py): ~3 MB when full
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:\.([a-z0-9_]+))?\}")
 
@@ -128,6 +129,9 @@ class CompiledRulebook:
         """A policy's verdict when every condition passed: the same for every decision."""
         self._readers = {f"t{i}": r for i, r in enumerate(engine_tests(rulebook).values())}
         """Each engine test's fact, by its name there, and the conditions that read it."""
+        self._runs: RecentlyUsed[Facts, tuple[Derived, Decided]] = RecentlyUsed(RUNS_KEPT)
+        self._granting: dict[frozenset[str], frozenset[str]] = {}
+        """The resolutions granted, by the set of policies granting (``_grants``)."""
 
     @property
     def version(self) -> str:
@@ -171,9 +175,21 @@ class CompiledRulebook:
         others aside): what ``decide(facts).eligible`` holds, without the verdicts, reasons
         and amounts, for a caller that needs only whether a call would be granted."""
         _, granted, _ = self._engine_run(self.rulebook.facts.check(facts))[0]
-        overriding = self._overriding(granted)
-        policies = overriding or [p for p in self.rulebook.policies.values() if p.name in granted]
-        return frozenset(g.resolution for p in policies for g in p.grants)
+        return self._grants(granted)
+
+    def _grants(self, granted: frozenset[str]) -> frozenset[str]:
+        """The resolutions the policies ``granted`` grant: the same for every decision
+        granting them, so worked out once per such set."""
+        found = self._granting.get(granted)
+        if found is None:
+            overriding = self._overriding(granted)
+            policies = overriding or [
+                p for p in self.rulebook.policies.values() if p.name in granted
+            ]
+            found = self._granting[granted] = frozenset(
+                g.resolution for p in policies for g in p.grants
+            )
+        return found
 
     def _overriding(self, granted: frozenset[str]) -> list[Policy]:
         """The granting policies that set the others aside."""
@@ -192,20 +208,28 @@ class CompiledRulebook:
 
     def _engine_run(self, facts: Facts) -> tuple[Derived, Decided]:
         """The engine's run that ``facts`` share (its own statuses only), and the outcomes of
-        the conditions the kernel evaluated."""
+        the conditions the kernel evaluated; kept for the last few fact sets (a caller asking
+        ``granted`` first and ``decide`` next on the same facts reads them once)."""
+        return self._runs.get(facts, lambda: self._engine_run_of(facts))
+
+    def _engine_run_of(self, facts: Facts) -> tuple[Derived, Decided]:
         outcomes = []
         for test in self._tests:
             record = facts.record(test.kind)
             value = None if record is None else record.get(test.field)
             outcomes.append(None if value is None else test.holds(value))
-        tested = {
-            kind: {f: record[f] for f in self._tested.get(kind, ()) if f in record}
-            for kind, record in sorted(facts.present().items())
-        }
+        present = dict(sorted(facts.present().items()))
         decided = self._kernel.decided(facts)
         told = self._kernel.canonical(decided)
-        key = (self._shape, tuple(tested), tuple(outcomes), told)
-        return ENGINE_RUNS.get(key, lambda: self._run(tested, told)), decided
+        key = (self._shape, tuple(present), tuple(outcomes), told)
+        return ENGINE_RUNS.get(key, lambda: self._run(self._tested_of(present), told)), decided
+
+    def _tested_of(self, present: dict[str, FactRecord]) -> dict[str, dict[str, Any]]:
+        """The fields the engine tests, of each kind present (read only for a new run)."""
+        return {
+            kind: {f: record[f] for f in self._tested.get(kind, ()) if f in record}
+            for kind, record in present.items()
+        }
 
     def _run(self, tested: dict[str, dict[str, Any]], decided: tuple = ()) -> Derived:
         """An engine run on the facts the engine tests, and the outcomes of the conditions

@@ -765,7 +765,7 @@ def _not(value: bool | None) -> bool | None:
     return None if value is None else not value
 
 
-_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -778,7 +778,7 @@ _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 def _compare(op: str, a: Value, b: Value) -> bool:
     if op in ("in", "not in"):
         return (a in b) == (op == "in")
-    return _COMPARISONS[op](a, b)
+    return COMPARISONS[op](a, b)
 
 
 # ---- saying what failed --------------------------------------------------------------------

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from novamart.kernel.draws import ID_CHARACTERS, DrawSpec, draw_reference_problems
+from novamart.kernel.recent import RecentlyUsed
 
 FieldType = Literal["id", "integer", "number", "money", "bool", "choice", "text"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
@@ -99,6 +100,8 @@ MAX_TEXT = 500
 """Characters a text field holds (a reason given in a call's arguments)."""
 MAX_MEMBERS = 50
 """Facts one collection may hold in a case (a customer's orders, an order's items)."""
+RECORDS_KEPT = 4_096
+"""Records ``FactSchema.built`` keeps checked (a few KB each at most)."""
 
 
 class KindSpec(_Spec):
@@ -133,11 +136,11 @@ class KindSpec(_Spec):
             )
         return self
 
-    @property
-    def id_field(self) -> str:
+    @cached_property
+    def id_field(self) -> str:  # read on every check of a fact set: found once
         return next(n for n, f in self.fields.items() if f.type == "id")
 
-    @property
+    @cached_property
     def references(self) -> tuple[str, ...]:
         """The id fields after the identifier: each refers to the kind it names."""
         return tuple(n for n, f in self.fields.items() if f.type == "id")[1:]
@@ -338,8 +341,9 @@ class FactSchema(BaseModel):
         return [f"{k}.{f}" for k, spec in self.kinds.items() for f in spec.fields]
 
     @cached_property
-    def _model(self) -> type[BaseModel]:
-        kinds = {}
+    def _kind_models(self) -> dict[str, type[BaseModel]]:
+        """Each kind's strict model (one fact of it)."""
+        models = {}
         for kind, spec in self.kinds.items():
             fields: dict[str, Any] = {}
             for name, f in spec.fields.items():
@@ -348,14 +352,55 @@ class FactSchema(BaseModel):
                 else:
                     fields[name] = (f.annotation() | None, f.default)
             config = ConfigDict(extra="forbid", frozen=True)
-            model = create_model(kind, __config__=config, **fields)
-            if spec.many:  # a list of facts; a single one stands for a list of one
+            models[kind] = create_model(kind, __config__=config, **fields)
+        return models
+
+    @cached_property
+    def _model(self) -> type[BaseModel]:
+        kinds = {}
+        for kind, model in self._kind_models.items():
+            if self.kinds[kind].many:  # a list of facts; a single one stands for a list of one
                 members = Annotated[list[model], Field(max_length=MAX_MEMBERS)]  # type: ignore[valid-type]
                 kinds[kind] = (members | model | None, None)
             else:
                 kinds[kind] = (model | None, None)
         model = create_model("Facts", __config__=ConfigDict(extra="forbid"), **kinds)
         return model
+
+    @cached_property
+    def _records(self) -> RecentlyUsed[tuple, FactRecord]:
+        """Records ``built`` checked, by kind and raw fields (with their types)."""
+        return RecentlyUsed(RECORDS_KEPT)
+
+    def built(self, raw: Mapping[str, Any]) -> Facts:
+        """What ``validate(raw)`` gives, for facts a generator builds from its own world
+        (every kind a list or a record of plain values): each record is checked once and
+        then shared (a world's cases repeat its customer, orders, payments and items from one
+        request to the next, and a shared record's hash is computed once). Anything the
+        shortcut cannot read (an unknown kind, an unhashable or invalid value, too many
+        members) is validated as a whole, so errors read as ``validate``'s."""
+        try:
+            kinds: dict[str, Any] = {}
+            for kind, value in raw.items():
+                if not self.kinds[kind].many:
+                    kinds[kind] = self._record(kind, value)
+                elif len(value) <= MAX_MEMBERS:
+                    kinds[kind] = [self._record(kind, m) for m in value]
+                else:
+                    return self.validate(raw)
+        except (KeyError, TypeError, AttributeError, ValidationError):
+            return self.validate(raw)
+        facts = Facts(**kinds)
+        self._check_links(facts)
+        facts._checked = self
+        return facts
+
+    def _record(self, kind: str, raw: Mapping[str, Any]) -> FactRecord:
+        model = self._kind_models[kind]
+        return self._records.get(
+            (kind, tuple(raw.items()), tuple(map(type, raw.values()))),  # 1 is not 1.0
+            lambda: FactRecord(model.model_validate(raw).model_dump()),
+        )
 
     def validate(self, raw: Mapping[str, Any]) -> Facts:
         """Untyped facts (JSON) checked strictly; raises pydantic.ValidationError."""

@@ -176,7 +176,7 @@ def write_amount(world: World, request: Request, rules: RetailRules = AS_WRITTEN
     resolution, as the kernel computes a grant's), whether or not the kernel would grant it;
     None when no policy grants the resolution or the amount cannot be computed."""
     rulebook = retail_kernel(rules).rulebook
-    facts = rulebook.facts.validate(case_facts(world, request))
+    facts = rulebook.facts.built(case_facts(world, request))
     return rule_amount(rulebook, request_facts(rulebook, facts, request.call), request.call)
 
 
@@ -247,7 +247,7 @@ def _settle(
 ) -> tuple[Settled, World]:
     kernel = retail_kernel(rules)
     if facts is None:
-        facts = kernel.rulebook.facts.validate(case_facts(world, request))
+        facts = kernel.rulebook.facts.built(case_facts(world, request))
     outcome, after = decide_call(kernel, facts, request.call)
     best = outcome.grant or outcome.decision.optimal
     settled = Settled(
@@ -417,7 +417,7 @@ class _Drawer:
         held = self.cases.get(key)
         if held is None:
             schema = retail_kernel(self.rules).rulebook.facts
-            held = self.cases[key] = (state, schema.validate(case_facts(state, request)))
+            held = self.cases[key] = (state, schema.built(case_facts(state, request)))
         return held[1]
 
     def choose(

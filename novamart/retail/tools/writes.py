@@ -186,7 +186,7 @@ def decided(session: RetailSession, request: Request, confirmed: bool) -> Decide
     raw = case_facts(session.world, request, {id_field: events.CONVERSATION, **happened})
     for item in raw["item"]:  # a fault counts once the check found it (the agent knows it)
         item[FINDING] = item[FINDING] and item["item_id"] in session.checked
-    case = schema.validate(raw)
+    case = schema.built(raw)
     outcome, after = decide_call(kernel, case, request.call)
     return outcome, case, after
 
