@@ -426,3 +426,45 @@ def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
         if (OTHER[who], verb) in doers:
             return f"{who} doing {verb} (the {OTHER[who]} does)"
     return None
+
+
+OPENERS = frozenset(("please", "do", "just", "then", "and", "also", "so", "now", "first"))
+"""Words an instruction may open with before its verb ("please do keep", "and then restart")."""
+
+
+def _instructions(unit: Unit) -> list[tuple[str, bool, int]]:
+    """(the verb, whether it is negated, where) per clause that opens with an instruction:
+    "keep at least 10 percent free" (keep, False), "don't click links" (click, True); the
+    verb is the clause's first word past its openers and negators."""
+    out: list[tuple[str, bool, int]] = []
+    for i, word in enumerate(unit.words):
+        if i and unit.clause[i - 1] == unit.clause[i]:
+            continue
+        negated, j = False, i
+        while j < len(unit.words) and unit.clause[j] == unit.clause[i]:
+            if unit.negates[j]:
+                negated = not negated
+            elif unit.words[j] not in OPENERS:
+                break
+            j += 1
+        verb = unit.words[j] if j < len(unit.words) else word
+        if j < len(unit.words) and verb not in STOPWORDS and verb not in PERSONS:
+            out.append((lemma(verb), negated, j))
+    return out
+
+
+def instruction_turned(about: tuple[Unit, ...], fact: Fact) -> str | None:
+    """An instruction of the fact given with the other polarity in a sentence about the fact,
+    and nowhere in it with the fact's: "do not keep 10 percent free" for "keep at least 10
+    percent free", "do click anything in that message" for "don't click links". One
+    conjunct of a fact told over two sentences is enough ("install ... and restart. Do not
+    keep ...")."""
+    if fact.unit is None:
+        return None
+    told = {verb: negated for verb, negated, _ in _instructions(fact.unit)}
+    said = [(unit, i, verb, negated) for unit in about for verb, negated, i in _instructions(unit)]
+    kept = {(verb, negated) for _, _, verb, negated in said}
+    for unit, i, verb, negated in said:
+        if verb in told and negated != told[verb] and (verb, told[verb]) not in kept:
+            return " ".join(unit.words[max(0, i - 2) : i + 4])
+    return None

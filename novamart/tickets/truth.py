@@ -144,16 +144,29 @@ def _plain(fact: Fact) -> frozenset[str]:
     return frozenset(s for s in fact.stems if not (s[0].isdigit() or s[0] == "$"))
 
 
+NOMINAL = "ment"
+"""A suffix that makes a noun of a verb ("payment", "shipment", "replacement")."""
+
+
+def _root(stem: str) -> str:
+    """The verb a noun is made of, so a paraphrase's noun holds the fact's verb ("spread
+    across 4 payments" for "paid in 4"; the lemma gives "pay" for "paid")."""
+    if stem.endswith(NOMINAL) and len(stem) - len(NOMINAL) >= 3:
+        return stem[: -len(NOMINAL)].removesuffix("e")
+    return stem
+
+
 def _stretch(unit: Unit, wanted: frozenset[str], length: int) -> tuple[int, int, float] | None:
     """The stretch of ``unit`` holding the largest share of ``wanted`` (first and last word
     of it, and the share), within a span a paraphrase of the fact fits in."""
     limit = max(10, int(SPAN_FACTOR * length) + SPAN_SLACK)
-    hits = [i for i, s in enumerate(unit.stems) if unit.content[i] and s in wanted]
+    roots = {_root(s) for s in wanted}
+    hits = [i for i, s in enumerate(unit.stems) if unit.content[i] and _root(s) in roots]
     best: tuple[int, int, float] | None = None
     for start in hits:
         seen: set[str] = set()
         for i in (h for h in hits if start <= h < start + limit):
-            seen.add(unit.stems[i])
+            seen.add(_root(unit.stems[i]))
             share = len(seen) / len(wanted)
             if best is None or share > best[2]:
                 best = (start, i, share)
@@ -577,22 +590,54 @@ def _judged(
         or _denied_frame(fact, read)
         or _proposition(fact, read)
         or _widened(fact, read)
+        or _bound_turned(fact, read)
     )
 
 
 RESTRICTING = frozenset(("only", "solely", "exclusively"))
+COMPARATIVES = frozenset(("more", "less", "fewer", "later", "earlier", "longer", "over", "under"))
+
+
+def _bounds(words: tuple[str, ...]) -> dict[str, bool]:
+    """Per comparison ("more than"), whether a negator bounds it ("not more than" is "at
+    most", read apart from the negations: ``answer.NOT_NEGATING``)."""
+    return {
+        word: i > 0 and words[i - 1] in NEGATORS
+        for i, (word, then) in enumerate(pairwise(words))
+        if word in COMPARATIVES and then == "than"
+    }
+
+
+def _bound_turned(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+    """A comparison of the fact bounded the other way in a sentence about it: "if there is
+    not more than one tracking number" for "for more than one tracking number"."""
+    if fact.unit is None:
+        return None
+    told = _bounds(fact.unit.words)
+    wanted = _plain(fact)
+    for unit in read:
+        if not told or not wanted or len(wanted & set(unit.stems)) / len(wanted) < ABOUT:
+            continue
+        for word, bounded in _bounds(unit.words).items():
+            if word in told and bounded != told[word]:
+                return Contradiction(fact.text, "reversed", f"{'not ' * bounded}{word} than")
+    return None
 
 
 def _widened(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     """A restriction lifted: the fact limits something with "only" ("changes apply to future
-    orders only") and a sentence about it names that thing and its opposite together ("to
-    past orders as well as future ones")."""
+    orders only") and a sentence about it negates the "only" ("not only for future orders")
+    or names that thing and its opposite together ("to past orders as well as future
+    ones")."""
     if fact.unit is None or not RESTRICTING & fact.words:
         return None
     wanted = _plain(fact) - RESTRICTING
     for unit in read:
         if not wanted or len(wanted & set(unit.stems)) / len(wanted) < ABOUT:
             continue
+        for j, word in enumerate(unit.words[1:], 1):  # "not only for future orders"
+            if word in RESTRICTING and unit.words[j - 1] in NEGATORS:
+                return Contradiction(fact.text, "reversed", " ".join(unit.words[j - 1 : j + 4]))
         said, stems = set(unit.words), set(unit.stems)
         for word in (w for w in fact.unit.words if w in said and lemma(w) in stems):
             for j, turned in enumerate(unit.words):
@@ -614,6 +659,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.alternative_affirmed(fact, read)
         or propositions.roles_swapped(about, fact)
         or propositions.owner_swapped(about, fact)
+        or propositions.instruction_turned(about, fact)
         or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)
