@@ -354,10 +354,11 @@ NOUNS_BEFORE = 3
 """Words a possessive subject may run to before its auxiliary ("our safety team will")."""
 
 
-def _agents(unit: Unit) -> set[tuple[str, str]]:
+def _agents(unit: Unit, passive: bool = False) -> set[tuple[str, str]]:
     """(who, the verb they do) for each person standing as a subject: "we send" (store,
     send), "you'll send" (customer, send), "our fraud team will review" (store, review); a
-    passive ("you will be sent a code") names no doer."""
+    passive ("you will be sent a code") names no doer, and with ``passive`` the subjects
+    of passives are given instead ("you may be asked": (customer, ask))."""
     words, out = unit.words, set()
     for i, word in enumerate(words):
         opens = i == 0 or unit.clause[i - 1] != unit.clause[i]
@@ -372,7 +373,7 @@ def _agents(unit: Unit) -> set[tuple[str, str]]:
         while j < len(words) and (words[j] in SKIPPED or words[j] in ADVERBS):
             skipped.append(words[j])
             j += 1
-        if j < len(words) and words[j] not in PERSONS and not PASSIVES & set(skipped):
+        if j < len(words) and words[j] not in PERSONS and passive == bool(PASSIVES & set(skipped)):
             out.add((PERSONS[word], lemma(words[j])))
     return out
 
@@ -413,7 +414,8 @@ def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
     """The store and the customer on the other sides than the fact has them, in a sentence
     about the fact, and no sentence about it with them on the fact's sides; or, where the
     fact names one of them, the other doing the fact's verb ("you'll send a code" for "we
-    send a code"), and no sentence about it with the fact's doer doing it."""
+    send a code"), and no sentence about it with the fact's doer doing it; or the one the
+    fact's passive is done to doing its verb, and no sentence about it keeping the passive."""
     if fact.unit is None:
         return None
     theirs = _roles(fact.unit)
@@ -425,7 +427,11 @@ def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
     for who, verb in done - doers:
         if (OTHER[who], verb) in doers:
             return f"{who} doing {verb} (the {OTHER[who]} does)"
-    return None
+    # the one the fact's passive is done to doing it ("you may ask" for "you may be asked")
+    undergone = _agents(fact.unit, passive=True) - doers
+    kept = {a for u in about for a in _agents(u, passive=True)}
+    turned = sorted((done & undergone) - kept)
+    return f"{turned[0][0]} doing {turned[0][1]} (done to them)" if turned else None
 
 
 OPENERS = frozenset(("please", "do", "just", "then", "and", "also", "so", "now", "first"))
