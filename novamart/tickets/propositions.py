@@ -61,12 +61,13 @@ NEAR = 6
 """Words between the two sides of a predication in the reply ("charge on your card is yours")."""
 
 
-def _key(word: str) -> str:
+def key(word: str) -> str:
+    """A word by its first letters, so "checkout" meets "check out" and "expiry" "expire"."""
     return lemma(word)[:PREFIX]
 
 
 def _content(words: Iterable[str]) -> frozenset[str]:
-    return frozenset(_key(w) for w in words if w not in STOPWORDS and w.isalpha())
+    return frozenset(key(w) for w in words if w not in STOPWORDS and w.isalpha())
 
 
 def _orders(unit: Unit) -> list[tuple[frozenset[str], frozenset[str], int]]:
@@ -89,7 +90,7 @@ def _orders(unit: Unit) -> list[tuple[frozenset[str], frozenset[str], int]]:
             left = main  # "back up before any repair, and then sign out": the backing up
         if fronted:  # "after B, A": B is the connective's clause (or its first few words)
             side = _content(_own_side(unit, i)) or _content(after[:WINDOW])
-            rest = _content(w for w in words[i + 1 : hi] if _key(w) not in side)
+            rest = _content(w for w in words[i + 1 : hi] if key(w) not in side)
             if rest:  # else "A, after B": the clause closes the sentence
                 left, right = rest, side
         if not left or not right:

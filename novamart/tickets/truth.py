@@ -237,6 +237,23 @@ def _absorbed(fact: Fact, unit: Unit, i: int) -> bool:
     return lemma(after[0]) in free_of or any(_opposite(word, after[0]) for word in said)
 
 
+def _negated_clause_held(fact: Fact, unit: Unit, region: range) -> bool:
+    """Whether the region holds a word of a clause the fact negates, so leaving the negation
+    out turns that clause round ("cash on delivery is possible" for "... is not available");
+    a negated conjunct left out whole ("stop using it and keep it away ..." without "do not
+    charge it") is an omission, not a reversal."""
+    if fact.unit is None:
+        return True
+    words, clause = fact.unit.words, fact.unit.clause
+    negated = {clause[i] for i, counts in enumerate(_negations(fact.unit)) if counts}
+    said = {
+        propositions.key(w)
+        for k, w in enumerate(words)
+        if clause[k] in negated and w not in STOPWORDS and w not in NEGATORS
+    }
+    return not said or any(propositions.key(unit.words[k]) in said for k in region)
+
+
 def _same(value: float, values: frozenset[float]) -> bool:
     return any(math.isclose(value, v, rel_tol=1e-9) for v in values)
 
@@ -345,7 +362,7 @@ def _reading(fact: Fact, unit: Unit) -> _Reading | None:
     if negations % 2 not in {n % 2 for n in expected}:
         if negations > max(expected):
             return _Reading(share, said, Contradiction(fact.text, "negated", said))
-        if not any(counted):  # no negation anywhere in the sentence
+        if not any(counted) and _negated_clause_held(fact, unit, region):  # no negation anywhere
             return _Reading(share, said, Contradiction(fact.text, "reversed", said), weak=True)
     if _reversed(fact, unit, region) or propositions.weakened(fact, unit, region):
         return _Reading(share, said, Contradiction(fact.text, "reversed", said))

@@ -13,6 +13,7 @@ from statistics import mean
 import pytest
 
 from novamart.kb import default_kb
+from novamart.tickets.truth import contradictions
 from tests.tickets.falsified import (
     NEW_CLASSES,
     Case,
@@ -207,3 +208,11 @@ def test_a_condition_left_to_a_question_keeps_the_instruction_true() -> None:
         "the phone. Still no sync? Unpair the watch in the app and pair it once more."
     )
     assert article_score("KB-014", body, 0) >= 0.8
+
+
+def test_a_negated_conjunct_left_out_is_an_omission_not_a_reversal() -> None:
+    """Leaving out "do not charge it" whole says nothing false; saying "charge it" does."""
+    answer = default_kb().articles["KB-050"].answer
+    rest = "and keep it away from anything flammable. Our safety team will contact you."
+    assert not any(contradictions(f"Stop using the device {rest}", answer))
+    assert any(contradictions(f"Stop using the device, charge it, {rest}", answer))
