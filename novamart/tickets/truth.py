@@ -812,11 +812,12 @@ def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
     """Facts of *other* articles' answers that a sentence of the reply states, where that
     sentence says none of the asked article's facts and the asked article's text does not
     hold the fact: an answer about the wrong thing ("change your email in Account > Profile"
-    to someone asking how to close their account)."""
+    to someone asking how to close their account), a list's items read one by one (a
+    foreign step among the article's own)."""
     kb = default_kb()
     asked = kb.articles[article_id]
     out: list[str] = []
-    for unit in units(reply):
+    for unit in units(reply, lists=False):
         stems = set(unit.stems)
         if max(conveyed_in(unit, asked.answer, asked.text), default=0.0) >= OWN:
             continue

@@ -178,6 +178,12 @@ def test_the_detector_reads_the_later_kinds_precisely() -> None:
          "Forgot password and we'll get you a reset link. A one-time code goes to the email "
          "or phone on the account, and you may also be asked which recent order you placed. "
          "We will never ask you for your password or your full card number."),
+        # another article's step among the article's own in a numbered list
+        ("KB-023", "\n\n1. Go to the Orders page and choose Report a defect.\n2. Check the "
+         "address, try again, or contact your bank; we never see the reason for a decline.\n"
+         "3. Once the defect is confirmed, you pick a resolution.\n\n", "\n\n1. Go to the "
+         "Orders page and choose Report a defect.\n2. We run a remote defect check on the "
+         "device.\n3. Once the defect is confirmed, you pick a resolution.\n\n"),
     ],
 )  # fmt: skip
 def test_each_mechanism_costs_the_lie_and_keeps_the_truth(
