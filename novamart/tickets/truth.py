@@ -39,7 +39,7 @@ and $1500 for silver"), a negated opposite read as agreeing ("no longer have" fo
 
 Measured by ``python -m tests.tickets.falsified`` (honest corpus replies falsified one
 sentence at a time; the later kinds labelled from the article's answer by construction):
-held-out precision 1.000, recall 0.999 (716 lies, 209 true replies); held-out means: honest
+held-out precision 1.000, recall 1.000 (716 lies, 209 true replies); held-out means: honest
 0.985 (min 0.800), a denied negation (true) 0.991 (min 0.822), negated 0.225 (max 0.400),
 reversed 0.277 (max 0.400), changed numbers 0.100 (max 0.217), antonyms 0.233 (max 0.367),
 swapped roles 0.273 (max 0.400), another article's fact 0.098 (max 0.397), hedged denials
@@ -57,12 +57,18 @@ sentence telling the fact while a sentence less about it keeps the true owner ("
 bank has ... our bank can tell us"); a foreign fact written as a list (each sentence read
 with its punctuation); a negation dropped where the rest holds just over half the fact's
 words ("they do have an expiry date" for "never expire"); "no X" for the fact's "X-free".
+Read since: an instruction given with the other polarity, one conjunct of a fact told over
+two sentences enough ("do not keep 10 percent free", "do click anything in that message");
+a restriction negated ("not only for future orders"); a comparison bounded the other way
+("not more than one"); a noun made of the fact's verb ("payments" for "paid"); the one a
+passive is done to doing its verb ("you may ask" for "you may be asked"); a list's items
+read one by one for another article's step. A negated conjunct left out whole is an
+omission, not a reversal ("stop using it and keep it away ..." without "do not charge it").
 What it still misses: a hedge over the reply's own negation outside an "instead" ("it's not
 really the case that you can't ..." where the article says nothing the negation denies); a
-negation inserted into one conjunct of a fact told over two sentences ("do not keep 10
-percent free" for "install ..., restart ... and keep 10 percent free"); a paraphrase whose
-words the lemmas do not join ("payments" for "paid"); another article's step inside a
-numbered list whose other steps tell this article's facts.
+denying frame over a negated instruction ("it is not true that don't click ..."); a
+negation in a clause that adds to the article ("so please do not it quick"); a recipient
+swapped in a ditransitive ("you'll get us a reset link").
 """
 
 from __future__ import annotations
