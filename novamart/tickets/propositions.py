@@ -35,7 +35,7 @@ Words are compared by lemma and, for order, by their first five letters ("checko
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from novamart.kb.text import STOPWORDS
 from novamart.language.text import lemma
@@ -460,18 +460,30 @@ def _instructions(unit: Unit) -> list[tuple[str, bool, int]]:
     return out
 
 
-def instruction_turned(about: tuple[Unit, ...], fact: Fact) -> str | None:
+INSTRUCTION = 4
+"""Words of an instruction from its verb on in which an opposite of the fact's word makes a
+negated instruction say the fact ("don't keep it near" for "keep it away")."""
+
+
+def instruction_turned(
+    about: tuple[Unit, ...], fact: Fact, opposite: Callable[[str, str], bool]
+) -> str | None:
     """An instruction of the fact given with the other polarity in a sentence about the fact,
     and nowhere in it with the fact's: "do not keep 10 percent free" for "keep at least 10
     percent free", "do click anything in that message" for "don't click links". One
     conjunct of a fact told over two sentences is enough ("install ... and restart. Do not
-    keep ...")."""
+    keep ..."). An ``opposite`` of a word of the fact in the instruction turns it back
+    ("don't keep it near anything flammable" says "keep it away")."""
     if fact.unit is None:
         return None
     told = {verb: negated for verb, negated, _ in _instructions(fact.unit)}
     said = [(unit, i, verb, negated) for unit in about for verb, negated, i in _instructions(unit)]
     kept = {(verb, negated) for _, _, verb, negated in said}
     for unit, i, verb, negated in said:
-        if verb in told and negated != told[verb] and (verb, told[verb]) not in kept:
+        if verb not in told or negated == told[verb] or (verb, told[verb]) in kept:
+            continue
+        theirs = fact.unit.words
+        words = [w for w in unit.words[i : i + INSTRUCTION] if w not in theirs]
+        if not any(opposite(mine, word) for mine in words for word in theirs):
             return " ".join(unit.words[max(0, i - 2) : i + 4])
     return None

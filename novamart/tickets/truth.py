@@ -233,14 +233,17 @@ def _negations(unit: Unit) -> list[bool]:
 
 def _absorbed(fact: Fact, unit: Unit, i: int) -> bool:
     """Whether the negator at ``i`` negates the opposite of a word of the fact, so says
-    what the fact says ("if you no longer have the phone" for "if you lost the phone"), or
-    names what the fact's "X-free" is free of ("with no interest" for "interest-free")."""
+    what the fact says ("if you no longer have the phone" for "if you lost the phone", "do
+    not keep it close" for "keep it away"), or names what the fact's "X-free" is free of
+    ("with no interest" for "interest-free")."""
     after = [w for w in unit.words[i + 1 : i + 4] if w not in ("longer", "even", "yet")]
     if not after or fact.unit is None:
         return False
     said = fact.unit.words
     free_of = {lemma(w) for w, then in pairwise(said) if then == "free"}
-    return lemma(after[0]) in free_of or any(_opposite(word, after[0]) for word in said)
+    # the opposite may follow the verb it negates ("do not keep it close" for "keep it away")
+    turned = any(_opposite(word, other) for word in said for other in after if other not in said)
+    return lemma(after[0]) in free_of or turned
 
 
 def _negated_clause_held(fact: Fact, unit: Unit, region: range) -> bool:
@@ -682,7 +685,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.alternative_affirmed(fact, read)
         or propositions.roles_swapped(about, fact)
         or propositions.owner_swapped(about, fact)
-        or propositions.instruction_turned(about, fact)
+        or propositions.instruction_turned(about, fact, _opposite)
         or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)

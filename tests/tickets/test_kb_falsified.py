@@ -222,3 +222,12 @@ def test_a_negated_conjunct_left_out_is_an_omission_not_a_reversal() -> None:
     rest = "and keep it away from anything flammable. Our safety team will contact you."
     assert not any(contradictions(f"Stop using the device {rest}", answer))
     assert any(contradictions(f"Stop using the device, charge it, {rest}", answer))
+
+
+def test_a_negated_instruction_with_an_opposite_says_the_fact() -> None:
+    """ "Don't keep it near" says "keep it away"; "don't keep it away" and "keep it near" lie."""
+    answer = default_kb().articles["KB-050"].answer
+    said = "Stop using it, do not charge it, and {} anything flammable."
+    assert not any(contradictions(said.format("don't keep it near"), answer))
+    assert any(contradictions(said.format("don't keep it away from"), answer))
+    assert any(contradictions(said.format("keep it near"), answer))
