@@ -207,9 +207,13 @@ def _scored(sentence: list[Token], q: float, clause: int) -> tuple[list[_Word], 
 
 
 @lru_cache(maxsize=2048)
-def units(text: str) -> tuple[Unit, ...]:
+def units(text: str, lists: bool = True) -> tuple[Unit, ...]:
+    """The reply's sentences, a list read as one unit (an item may go on with the fact the
+    one before began); without ``lists``, each item is a unit of its own (a step from
+    another article stands apart from the steps beside it)."""
     out = []
-    for is_list, found in _block_sentences(text):
+    for block_is_list, found in _block_sentences(text):
+        is_list = block_is_list and lists
         joined: list[_Word] = []
         clause = 0
         for sentence in found:

@@ -35,7 +35,7 @@ Words are compared by lemma and, for order, by their first five letters ("checko
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from novamart.kb.text import STOPWORDS
 from novamart.language.text import lemma
@@ -61,12 +61,13 @@ NEAR = 6
 """Words between the two sides of a predication in the reply ("charge on your card is yours")."""
 
 
-def _key(word: str) -> str:
+def key(word: str) -> str:
+    """A word by its first letters, so "checkout" meets "check out" and "expiry" "expire"."""
     return lemma(word)[:PREFIX]
 
 
 def _content(words: Iterable[str]) -> frozenset[str]:
-    return frozenset(_key(w) for w in words if w not in STOPWORDS and w.isalpha())
+    return frozenset(key(w) for w in words if w not in STOPWORDS and w.isalpha())
 
 
 def _orders(unit: Unit) -> list[tuple[frozenset[str], frozenset[str], int]]:
@@ -89,7 +90,7 @@ def _orders(unit: Unit) -> list[tuple[frozenset[str], frozenset[str], int]]:
             left = main  # "back up before any repair, and then sign out": the backing up
         if fronted:  # "after B, A": B is the connective's clause (or its first few words)
             side = _content(_own_side(unit, i)) or _content(after[:WINDOW])
-            rest = _content(w for w in words[i + 1 : hi] if _key(w) not in side)
+            rest = _content(w for w in words[i + 1 : hi] if key(w) not in side)
             if rest:  # else "A, after B": the clause closes the sentence
                 left, right = rest, side
         if not left or not right:
@@ -354,10 +355,11 @@ NOUNS_BEFORE = 3
 """Words a possessive subject may run to before its auxiliary ("our safety team will")."""
 
 
-def _agents(unit: Unit) -> set[tuple[str, str]]:
+def _agents(unit: Unit, passive: bool = False) -> set[tuple[str, str]]:
     """(who, the verb they do) for each person standing as a subject: "we send" (store,
     send), "you'll send" (customer, send), "our fraud team will review" (store, review); a
-    passive ("you will be sent a code") names no doer."""
+    passive ("you will be sent a code") names no doer, and with ``passive`` the subjects
+    of passives are given instead ("you may be asked": (customer, ask))."""
     words, out = unit.words, set()
     for i, word in enumerate(words):
         opens = i == 0 or unit.clause[i - 1] != unit.clause[i]
@@ -372,7 +374,7 @@ def _agents(unit: Unit) -> set[tuple[str, str]]:
         while j < len(words) and (words[j] in SKIPPED or words[j] in ADVERBS):
             skipped.append(words[j])
             j += 1
-        if j < len(words) and words[j] not in PERSONS and not PASSIVES & set(skipped):
+        if j < len(words) and words[j] not in PERSONS and passive == bool(PASSIVES & set(skipped)):
             out.add((PERSONS[word], lemma(words[j])))
     return out
 
@@ -413,7 +415,8 @@ def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
     """The store and the customer on the other sides than the fact has them, in a sentence
     about the fact, and no sentence about it with them on the fact's sides; or, where the
     fact names one of them, the other doing the fact's verb ("you'll send a code" for "we
-    send a code"), and no sentence about it with the fact's doer doing it."""
+    send a code"), and no sentence about it with the fact's doer doing it; or the one the
+    fact's passive is done to doing its verb, and no sentence about it keeping the passive."""
     if fact.unit is None:
         return None
     theirs = _roles(fact.unit)
@@ -425,4 +428,62 @@ def roles_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
     for who, verb in done - doers:
         if (OTHER[who], verb) in doers:
             return f"{who} doing {verb} (the {OTHER[who]} does)"
+    # the one the fact's passive is done to doing it ("you may ask" for "you may be asked")
+    undergone = _agents(fact.unit, passive=True) - doers
+    kept = {a for u in about for a in _agents(u, passive=True)}
+    turned = sorted((done & undergone) - kept)
+    return f"{turned[0][0]} doing {turned[0][1]} (done to them)" if turned else None
+
+
+OPENERS = frozenset(("please", "do", "just", "then", "and", "also", "so", "now", "first"))
+"""Words an instruction may open with before its verb ("please do keep", "and then restart")."""
+
+
+def _instructions(unit: Unit) -> list[tuple[str, bool, int]]:
+    """(the verb, whether it is negated, where) per clause that opens with an instruction:
+    "keep at least 10 percent free" (keep, False), "don't click links" (click, True); the
+    verb is the clause's first word past its openers and negators."""
+    out: list[tuple[str, bool, int]] = []
+    for i, word in enumerate(unit.words):
+        if i and unit.clause[i - 1] == unit.clause[i]:
+            continue
+        negated, j = False, i
+        while j < len(unit.words) and unit.clause[j] == unit.clause[i]:
+            if unit.negates[j]:
+                negated = not negated
+            elif unit.words[j] not in OPENERS:
+                break
+            j += 1
+        verb = unit.words[j] if j < len(unit.words) else word
+        if j < len(unit.words) and verb not in STOPWORDS and verb not in PERSONS:
+            out.append((lemma(verb), negated, j))
+    return out
+
+
+INSTRUCTION = 4
+"""Words of an instruction from its verb on in which an opposite of the fact's word makes a
+negated instruction say the fact ("don't keep it near" for "keep it away")."""
+
+
+def instruction_turned(
+    about: tuple[Unit, ...], fact: Fact, opposite: Callable[[str, str], bool]
+) -> str | None:
+    """An instruction of the fact given with the other polarity in a sentence about the fact,
+    and nowhere in it with the fact's: "do not keep 10 percent free" for "keep at least 10
+    percent free", "do click anything in that message" for "don't click links". One
+    conjunct of a fact told over two sentences is enough ("install ... and restart. Do not
+    keep ..."). An ``opposite`` of a word of the fact in the instruction turns it back
+    ("don't keep it near anything flammable" says "keep it away")."""
+    if fact.unit is None:
+        return None
+    told = {verb: negated for verb, negated, _ in _instructions(fact.unit)}
+    said = [(unit, i, verb, negated) for unit in about for verb, negated, i in _instructions(unit)]
+    kept = {(verb, negated) for _, _, verb, negated in said}
+    for unit, i, verb, negated in said:
+        if verb not in told or negated == told[verb] or (verb, told[verb]) in kept:
+            continue
+        theirs = fact.unit.words
+        words = [w for w in unit.words[i : i + INSTRUCTION] if w not in theirs]
+        if not any(opposite(mine, word) for mine in words for word in theirs):
+            return " ".join(unit.words[max(0, i - 2) : i + 4])
     return None

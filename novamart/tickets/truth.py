@@ -39,7 +39,7 @@ and $1500 for silver"), a negated opposite read as agreeing ("no longer have" fo
 
 Measured by ``python -m tests.tickets.falsified`` (honest corpus replies falsified one
 sentence at a time; the later kinds labelled from the article's answer by construction):
-held-out precision 1.000, recall 0.999 (716 lies, 209 true replies); held-out means: honest
+held-out precision 1.000, recall 1.000 (716 lies, 209 true replies); held-out means: honest
 0.985 (min 0.800), a denied negation (true) 0.991 (min 0.822), negated 0.225 (max 0.400),
 reversed 0.277 (max 0.400), changed numbers 0.100 (max 0.217), antonyms 0.233 (max 0.367),
 swapped roles 0.273 (max 0.400), another article's fact 0.098 (max 0.397), hedged denials
@@ -57,12 +57,18 @@ sentence telling the fact while a sentence less about it keeps the true owner ("
 bank has ... our bank can tell us"); a foreign fact written as a list (each sentence read
 with its punctuation); a negation dropped where the rest holds just over half the fact's
 words ("they do have an expiry date" for "never expire"); "no X" for the fact's "X-free".
+Read since: an instruction given with the other polarity, one conjunct of a fact told over
+two sentences enough ("do not keep 10 percent free", "do click anything in that message");
+a restriction negated ("not only for future orders"); a comparison bounded the other way
+("not more than one"); a noun made of the fact's verb ("payments" for "paid"); the one a
+passive is done to doing its verb ("you may ask" for "you may be asked"); a list's items
+read one by one for another article's step. A negated conjunct left out whole is an
+omission, not a reversal ("stop using it and keep it away ..." without "do not charge it").
 What it still misses: a hedge over the reply's own negation outside an "instead" ("it's not
 really the case that you can't ..." where the article says nothing the negation denies); a
-negation inserted into one conjunct of a fact told over two sentences ("do not keep 10
-percent free" for "install ..., restart ... and keep 10 percent free"); a paraphrase whose
-words the lemmas do not join ("payments" for "paid"); another article's step inside a
-numbered list whose other steps tell this article's facts.
+denying frame over a negated instruction ("it is not true that don't click ..."); a
+negation in a clause that adds to the article ("so please do not it quick"); a recipient
+swapped in a ditransitive ("you'll get us a reset link").
 """
 
 from __future__ import annotations
@@ -144,16 +150,29 @@ def _plain(fact: Fact) -> frozenset[str]:
     return frozenset(s for s in fact.stems if not (s[0].isdigit() or s[0] == "$"))
 
 
+NOMINAL = "ment"
+"""A suffix that makes a noun of a verb ("payment", "shipment", "replacement")."""
+
+
+def _root(stem: str) -> str:
+    """The verb a noun is made of, so a paraphrase's noun holds the fact's verb ("spread
+    across 4 payments" for "paid in 4"; the lemma gives "pay" for "paid")."""
+    if stem.endswith(NOMINAL) and len(stem) - len(NOMINAL) >= 3:
+        return stem[: -len(NOMINAL)].removesuffix("e")
+    return stem
+
+
 def _stretch(unit: Unit, wanted: frozenset[str], length: int) -> tuple[int, int, float] | None:
     """The stretch of ``unit`` holding the largest share of ``wanted`` (first and last word
     of it, and the share), within a span a paraphrase of the fact fits in."""
     limit = max(10, int(SPAN_FACTOR * length) + SPAN_SLACK)
-    hits = [i for i, s in enumerate(unit.stems) if unit.content[i] and s in wanted]
+    roots = {_root(s) for s in wanted}
+    hits = [i for i, s in enumerate(unit.stems) if unit.content[i] and _root(s) in roots]
     best: tuple[int, int, float] | None = None
     for start in hits:
         seen: set[str] = set()
         for i in (h for h in hits if start <= h < start + limit):
-            seen.add(unit.stems[i])
+            seen.add(_root(unit.stems[i]))
             share = len(seen) / len(wanted)
             if best is None or share > best[2]:
                 best = (start, i, share)
@@ -214,14 +233,34 @@ def _negations(unit: Unit) -> list[bool]:
 
 def _absorbed(fact: Fact, unit: Unit, i: int) -> bool:
     """Whether the negator at ``i`` negates the opposite of a word of the fact, so says
-    what the fact says ("if you no longer have the phone" for "if you lost the phone"), or
-    names what the fact's "X-free" is free of ("with no interest" for "interest-free")."""
+    what the fact says ("if you no longer have the phone" for "if you lost the phone", "do
+    not keep it close" for "keep it away"), or names what the fact's "X-free" is free of
+    ("with no interest" for "interest-free")."""
     after = [w for w in unit.words[i + 1 : i + 4] if w not in ("longer", "even", "yet")]
     if not after or fact.unit is None:
         return False
     said = fact.unit.words
     free_of = {lemma(w) for w, then in pairwise(said) if then == "free"}
-    return lemma(after[0]) in free_of or any(_opposite(word, after[0]) for word in said)
+    # the opposite may follow the verb it negates ("do not keep it close" for "keep it away")
+    turned = any(_opposite(word, other) for word in said for other in after if other not in said)
+    return lemma(after[0]) in free_of or turned
+
+
+def _negated_clause_held(fact: Fact, unit: Unit, region: range) -> bool:
+    """Whether the region holds a word of a clause the fact negates, so leaving the negation
+    out turns that clause round ("cash on delivery is possible" for "... is not available");
+    a negated conjunct left out whole ("stop using it and keep it away ..." without "do not
+    charge it") is an omission, not a reversal."""
+    if fact.unit is None:
+        return True
+    words, clause = fact.unit.words, fact.unit.clause
+    negated = {clause[i] for i, counts in enumerate(_negations(fact.unit)) if counts}
+    said = {
+        propositions.key(w)
+        for k, w in enumerate(words)
+        if clause[k] in negated and w not in STOPWORDS and w not in NEGATORS
+    }
+    return not said or any(propositions.key(unit.words[k]) in said for k in region)
 
 
 def _same(value: float, values: frozenset[float]) -> bool:
@@ -332,7 +371,7 @@ def _reading(fact: Fact, unit: Unit) -> _Reading | None:
     if negations % 2 not in {n % 2 for n in expected}:
         if negations > max(expected):
             return _Reading(share, said, Contradiction(fact.text, "negated", said))
-        if not any(counted):  # no negation anywhere in the sentence
+        if not any(counted) and _negated_clause_held(fact, unit, region):  # no negation anywhere
             return _Reading(share, said, Contradiction(fact.text, "reversed", said), weak=True)
     if _reversed(fact, unit, region) or propositions.weakened(fact, unit, region):
         return _Reading(share, said, Contradiction(fact.text, "reversed", said))
@@ -577,22 +616,54 @@ def _judged(
         or _denied_frame(fact, read)
         or _proposition(fact, read)
         or _widened(fact, read)
+        or _bound_turned(fact, read)
     )
 
 
 RESTRICTING = frozenset(("only", "solely", "exclusively"))
+COMPARATIVES = frozenset(("more", "less", "fewer", "later", "earlier", "longer", "over", "under"))
+
+
+def _bounds(words: tuple[str, ...]) -> dict[str, bool]:
+    """Per comparison ("more than"), whether a negator bounds it ("not more than" is "at
+    most", read apart from the negations: ``answer.NOT_NEGATING``)."""
+    return {
+        word: i > 0 and words[i - 1] in NEGATORS
+        for i, (word, then) in enumerate(pairwise(words))
+        if word in COMPARATIVES and then == "than"
+    }
+
+
+def _bound_turned(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
+    """A comparison of the fact bounded the other way in a sentence about it: "if there is
+    not more than one tracking number" for "for more than one tracking number"."""
+    if fact.unit is None:
+        return None
+    told = _bounds(fact.unit.words)
+    wanted = _plain(fact)
+    for unit in read:
+        if not told or not wanted or len(wanted & set(unit.stems)) / len(wanted) < ABOUT:
+            continue
+        for word, bounded in _bounds(unit.words).items():
+            if word in told and bounded != told[word]:
+                return Contradiction(fact.text, "reversed", f"{'not ' * bounded}{word} than")
+    return None
 
 
 def _widened(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
     """A restriction lifted: the fact limits something with "only" ("changes apply to future
-    orders only") and a sentence about it names that thing and its opposite together ("to
-    past orders as well as future ones")."""
+    orders only") and a sentence about it negates the "only" ("not only for future orders")
+    or names that thing and its opposite together ("to past orders as well as future
+    ones")."""
     if fact.unit is None or not RESTRICTING & fact.words:
         return None
     wanted = _plain(fact) - RESTRICTING
     for unit in read:
         if not wanted or len(wanted & set(unit.stems)) / len(wanted) < ABOUT:
             continue
+        for j, word in enumerate(unit.words[1:], 1):  # "not only for future orders"
+            if word in RESTRICTING and unit.words[j - 1] in NEGATORS:
+                return Contradiction(fact.text, "reversed", " ".join(unit.words[j - 1 : j + 4]))
         said, stems = set(unit.words), set(unit.stems)
         for word in (w for w in fact.unit.words if w in said and lemma(w) in stems):
             for j, turned in enumerate(unit.words):
@@ -614,6 +685,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.alternative_affirmed(fact, read)
         or propositions.roles_swapped(about, fact)
         or propositions.owner_swapped(about, fact)
+        or propositions.instruction_turned(about, fact, _opposite)
         or propositions.aspect_dropped(about)
     )
     return None if said is None else Contradiction(fact.text, "reversed", said)
@@ -749,11 +821,12 @@ def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
     """Facts of *other* articles' answers that a sentence of the reply states, where that
     sentence says none of the asked article's facts and the asked article's text does not
     hold the fact: an answer about the wrong thing ("change your email in Account > Profile"
-    to someone asking how to close their account)."""
+    to someone asking how to close their account), a list's items read one by one (a
+    foreign step among the article's own)."""
     kb = default_kb()
     asked = kb.articles[article_id]
     out: list[str] = []
-    for unit in units(reply):
+    for unit in units(reply, lists=False):
         stems = set(unit.stems)
         if max(conveyed_in(unit, asked.answer, asked.text), default=0.0) >= OWN:
             continue

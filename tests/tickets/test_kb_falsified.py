@@ -13,6 +13,7 @@ from statistics import mean
 import pytest
 
 from novamart.kb import default_kb
+from novamart.tickets.truth import contradictions
 from tests.tickets.falsified import (
     NEW_CLASSES,
     Case,
@@ -143,6 +144,46 @@ def test_the_detector_reads_the_later_kinds_precisely() -> None:
          "problems.", "Turn Wi-Fi off and on, restart your router, and forget the network "
          "before joining it again. Updating the device software also fixes many connection "
          "problems."),
+        # an instruction of a fact told over two sentences, negated in one conjunct
+        ("KB-013", "Please install the latest updates and restart the laptop. Do not keep "
+         "minimum 10 percent of the storage free, and disable the startup apps you don't "
+         "need.", "Please install the latest updates and restart the laptop. Keep minimum 10 "
+         "percent of the storage free, and disable the startup apps you don't need."),
+        # a negated instruction given bare, in words of its own
+        ("KB-046", "We never ask anyone for a password or full card number, not by email, not "
+         "in chat, not on the phone. Do click anything in that message; please forward it to "
+         "our security team.", "We never ask anyone for a password or full card number, not "
+         "by email, not in chat, not on the phone. Don't click anything in that message; "
+         "please forward it to our security team."),
+        # a restriction negated ("not only")
+        ("KB-047", "You can update it in Account > Profile: name, phone number and the saved "
+         "addresses. The change is not only for the future orders.", "You can update it in "
+         "Account > Profile: name, phone number and the saved addresses. The change is only "
+         "for the future orders."),
+        # a comparison bounded the other way ("not more than" is "at most")
+        ("KB-036", "Large orders can come in separate parcels. Please look in your shipping "
+         "email if there is not more than one tracking number. If the item is still missing, "
+         "tell us within 7 days of delivery.", "Large orders can come in separate parcels. "
+         "Please look in your shipping email if there is more than one tracking number. If "
+         "the item is still missing, tell us within 7 days of delivery."),
+        # a noun made of the fact's verb holds it ("payments" for "paid")
+        ("KB-008", "Anything over $200 can not be spread across 4 payments with no interest, "
+         "one every 2 weeks. At checkout, just go for the Pay in 4 option.", "Anything over "
+         "$200 can be spread across 4 payments with no interest, one every 2 weeks. At "
+         "checkout, just go for the Pay in 4 option."),
+        # the one a passive is done to doing the verb ("you may ask" for "you may be asked")
+        ("KB-040", "Hit Forgot password and we'll get you a reset link. A one-time code goes to "
+         "the email or phone on the account, and you may also ask which recent order you "
+         "placed. We will never ask you for your password or your full card number.", "Hit "
+         "Forgot password and we'll get you a reset link. A one-time code goes to the email "
+         "or phone on the account, and you may also be asked which recent order you placed. "
+         "We will never ask you for your password or your full card number."),
+        # another article's step among the article's own in a numbered list
+        ("KB-023", "\n\n1. Go to the Orders page and choose Report a defect.\n2. Check the "
+         "address, try again, or contact your bank; we never see the reason for a decline.\n"
+         "3. Once the defect is confirmed, you pick a resolution.\n\n", "\n\n1. Go to the "
+         "Orders page and choose Report a defect.\n2. We run a remote defect check on the "
+         "device.\n3. Once the defect is confirmed, you pick a resolution.\n\n"),
     ],
 )  # fmt: skip
 def test_each_mechanism_costs_the_lie_and_keeps_the_truth(
@@ -173,3 +214,20 @@ def test_a_condition_left_to_a_question_keeps_the_instruction_true() -> None:
         "the phone. Still no sync? Unpair the watch in the app and pair it once more."
     )
     assert article_score("KB-014", body, 0) >= 0.8
+
+
+def test_a_negated_conjunct_left_out_is_an_omission_not_a_reversal() -> None:
+    """Leaving out "do not charge it" whole says nothing false; saying "charge it" does."""
+    answer = default_kb().articles["KB-050"].answer
+    rest = "and keep it away from anything flammable. Our safety team will contact you."
+    assert not any(contradictions(f"Stop using the device {rest}", answer))
+    assert any(contradictions(f"Stop using the device, charge it, {rest}", answer))
+
+
+def test_a_negated_instruction_with_an_opposite_says_the_fact() -> None:
+    """ "Don't keep it near" says "keep it away"; "don't keep it away" and "keep it near" lie."""
+    answer = default_kb().articles["KB-050"].answer
+    said = "Stop using it, do not charge it, and {} anything flammable."
+    assert not any(contradictions(said.format("don't keep it near"), answer))
+    assert any(contradictions(said.format("don't keep it away from"), answer))
+    assert any(contradictions(said.format("keep it near"), answer))
