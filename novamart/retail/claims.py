@@ -144,7 +144,7 @@ def unsupported(
             if kind.startswith(CHECKED_ELSEWHERE):
                 continue
             spoken = kind.startswith(BENEFIT_NOTE) and MONEY.search(clause)
-            if (kind.startswith(MONEY_MOVED) or spoken) and _paid_for(clause, paid):
+            if (kind.startswith(MONEY_MOVED) or spoken) and _on_orders(clause, paid):
                 continue
             if kind.startswith(REVIEW_NOTE) and reviewed:
                 continue
@@ -165,22 +165,18 @@ def _repeats(clause: str, given: str) -> bool:
 
 
 def _made(resolution: str, clause: str, made: set[tuple[str, str]]) -> bool:
-    """Whether a write of ``resolution`` was carried out on every order ``clause`` names (on
-    some order when it names none; never when it speaks of further orders)."""
-    named = ORDER_NAMED.findall(clause)
-    if named:
-        return all((resolution, n) in made for n in named)
-    return any(r == resolution for r, _ in made) and not FURTHER_ORDERS.search(clause)
+    """Whether ``clause``'s ``resolution`` is a write's: one carried out on its orders."""
+    return _on_orders(clause, {number for r, number in made if r == resolution})
 
 
-def _paid_for(clause: str, paid: set[str]) -> bool:
-    """Whether money said to move in ``clause`` is a write's: some write moved money, and
-    every order the clause names had one; a clause about further orders it does not name
-    ("your other order was refunded too") is no write's."""
+def _on_orders(clause: str, orders: set[str]) -> bool:
+    """Whether what ``clause`` says was done was done on ``orders`` (the numbers of the orders
+    a write did it on): on every order the clause names, else on some order, and never when it
+    speaks of further orders it does not name ("your other order was refunded too")."""
     named = ORDER_NAMED.findall(clause)
     if named:
-        return all(n in paid for n in named)
-    return bool(paid) and not FURTHER_ORDERS.search(clause)
+        return all(n in orders for n in named)
+    return bool(orders) and not FURTHER_ORDERS.search(clause)
 
 
 def _names_status(clause: str, held: dict[str, frozenset[str]]) -> bool:
