@@ -54,6 +54,18 @@ class Effect:
     def target(self) -> str:
         return f"{self.kind}.{self.field}"
 
+    @property
+    def added(self) -> int:
+        """+1 for ``k.f = k.f + x`` (x is added to what the field holds: a balance paid into),
+        -1 for ``k.f = k.f - x`` (taken from it), else 0."""
+        value = self.value
+        if not isinstance(value, expressions.Arith) or value.op not in "+-":
+            return 0
+        left = value.left
+        if not isinstance(left, Ref) or (left.kind, left.field) != (self.kind, self.field):
+            return 0
+        return 1 if value.op == "+" else -1
+
     def reads(self) -> set[str]:
         """Every ``kind.field`` its value and condition read."""
         parts = [self.value, *([self.where] if self.where is not None else [])]

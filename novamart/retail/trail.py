@@ -31,6 +31,8 @@ class Step:
     """A write whose effects were applied to the world."""
     arguments: tuple[tuple[str, Any], ...] = ()
     """A write's arguments, sorted by name."""
+    amount: float | None = None
+    """A write carried out: the amount the kernel granted it (None when it grants none)."""
 
 
 @dataclass(frozen=True, slots=True)

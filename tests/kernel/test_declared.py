@@ -303,3 +303,16 @@ def test_every_branch_and_required_event_of_the_world_is_covered() -> None:
     assert not report.uncovered(), [i.description for i in report.uncovered()]
     required = [i.description for i in report.items if i.target == "requires_confirmed"]
     assert {"requires_confirmed seen passing", "requires_confirmed seen failing"} <= set(required)
+
+
+def test_an_effect_says_whether_it_adds_to_or_takes_from_the_field_it_sets() -> None:
+    """What a write does to a balance (the retail claims read it to tell a refund from a price
+    difference the customer paid): +1 adds to what the field holds, -1 takes from it."""
+    declared = KERNEL.rulebook.declared
+    balance = {
+        name: [e.added for e in d.effects if e.target == "payment.balance"]
+        for name, d in declared.items()
+    }
+    assert balance["return_items"] == [1]
+    assert balance["exchange_items"] == [-1]
+    assert all(e.added == 0 for e in declared["return_items"].effects if e.field == "status")

@@ -5,7 +5,8 @@ sentence of the same kinds (money back after a return, a cancellation done) stil
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -42,11 +43,22 @@ TRUTHS = (
 )
 
 
+class Played(NamedTuple):
+    score: float
+    sent: bool
+    """Whether a report was sent (a case whose requests are all refused sends none)."""
+    expected: list[dict[str, Any]]
+    """The grader's optimum per request (the reveal's), as the customer finally wants them."""
+
+
 def played(
-    monkeypatch: pytest.MonkeyPatch, task: str, extra: str | Callable[[int], str]
-) -> list[tuple[float, bool]]:
+    monkeypatch: pytest.MonkeyPatch,
+    task: str,
+    extra: str | Callable[[int], str],
+    seeds: Iterable[int] = SEEDS,
+) -> list[Played]:
     """The oracle's episodes of ``task`` with ``extra`` (or ``extra(seed)``) added to every
-    report, and whether a report was sent (a case whose requests are all refused sends none)."""
+    report."""
     original: Callable[..., str] = talk.report
     sent: list[bool] = []
     added = extra if callable(extra) else lambda _: extra
@@ -58,10 +70,11 @@ def played(
     monkeypatch.setattr(talk, "report", report)
     env = NovamartEnvironment()
     found = []
-    for seed in SEEDS:
+    for seed in seeds:
         sent.append(False)
-        score = run_episode(env, AGENTS["oracle"](seed=seed), task, seed).final_score
-        found.append((score, sent[-1]))
+        run = run_episode(env, AGENTS["oracle"](seed=seed), task, seed, keep=True)
+        expected = run.observations[-1].ground_truth.model_dump()["expected"]["requests"]
+        found.append(Played(run.final_score, sent[-1], expected))
     return found
 
 
@@ -70,7 +83,7 @@ def test_a_false_claim_of_value_after_the_right_actions_never_passes(
     monkeypatch: pytest.MonkeyPatch, lie: str
 ) -> None:
     got = played(monkeypatch, "retail_return", lie)
-    reported = [score for score, sent in got if sent]
+    reported = [p.score for p in got if p.sent]
     assert reported and max(reported) < 0.8, got
 
 
@@ -79,7 +92,7 @@ def test_a_true_sentence_of_the_same_kinds_still_passes(
     monkeypatch: pytest.MonkeyPatch, truth: str
 ) -> None:
     got = played(monkeypatch, "retail_return", truth)
-    assert min(score for score, _ in got) == 1.0, got
+    assert min(p.score for p in got) == 1.0, got
 
 
 def test_a_write_named_as_given_holds_exactly_when_a_tool_made_it(
@@ -93,7 +106,7 @@ def test_a_write_named_as_given_holds_exactly_when_a_tool_made_it(
         for seed in SEEDS
     ]
     assert any(given) and not all(given), given
-    for (score, sent), credit in zip(got, given, strict=True):
+    for (score, sent, _), credit in zip(got, given, strict=True):
         if credit:
             assert score == 1.0, got
         elif sent:
@@ -118,5 +131,46 @@ def test_a_write_named_on_an_order_it_was_not_made_on_never_passes(
         return f"I have also put store credit on order {order}." if order else ""
 
     got = played(monkeypatch, "retail_late_return", elsewhere)
-    lied = [score for seed, (score, _) in zip(SEEDS, got, strict=True) if other_order(seed)]
+    lied = [p.score for seed, p in zip(SEEDS, got, strict=True) if other_order(seed)]
     assert lied and max(lied) < 0.8, got
+
+
+def test_money_back_holds_only_where_the_money_went_to_the_customer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An exchange for a dearer variant charges the customer the difference, one for a cheaper
+    variant pays it back: "your refund is on its way" is true only in the second (the grader's
+    optimum, after any change of mind, says which; the oracle carries it out)."""
+    got = played(monkeypatch, "retail_exchange", "Your refund is on its way.", range(24))
+    back = [
+        (sum(r["amount"] or 0 for r in p.expected if r["outcome"] == "carried out") < 0, p.score)
+        for p in got
+        if p.sent and any(r["outcome"] == "carried out" for r in p.expected)
+    ]
+    assert {True, False} <= {b for b, _ in back}, back
+    for refunded, score in back:
+        assert (score == 1.0) if refunded else (score < 0.8), back
+
+
+def _refunded_orders(expected: list[dict[str, Any]]) -> int | None:
+    """How many orders the optimum pays back by return or cancellation; None when any other
+    write (an exchange, a change, store credit) is in it."""
+    plain = ("return_items", "cancel_order", "decline", "escalate", "refused")
+    if any(r["optimum"] not in plain for r in expected):
+        return None
+    return len({r["arguments"]["order_id"] for r in expected if r["outcome"] == "carried out"})
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Both of your orders have been refunded.", "Your other order was refunded too."]
+)
+def test_further_orders_counted_hold_when_as_many_were_refunded(
+    monkeypatch: pytest.MonkeyPatch, sentence: str
+) -> None:
+    """A clause about further orders it does not name holds when as many orders as it speaks
+    of ("both": two) were paid back, and costs when fewer were."""
+    got = played(monkeypatch, "retail_compound", sentence, range(120))
+    labelled = [(n, p.score) for p in got if p.sent and (n := _refunded_orders(p.expected))]
+    assert {1, 2} <= {min(n, 2) for n, _ in labelled}, labelled
+    for count, score in labelled:
+        assert (score == 1.0) if count >= 2 else (score < 0.8), labelled

@@ -156,7 +156,8 @@ def write(session: RetailSession, resolution: str, given: dict[str, Any]) -> Res
     session.world = absorb(session.world, owner.customer_id, after)
     if confirmed:
         session.record(Step(session.step, "confirmed", owner.customer_id))
-    session.record(replace(attempt, carried_out=True))
+    granted = outcome.grant.amount if outcome.grant else None
+    session.record(replace(attempt, carried_out=True, amount=granted))
     session.yes_to, session.attempt = None, None
     amount = _amount(session, resolution, outcome)
     shown = {"policy": outcome.grant.policy} if session.mode == "guided" and outcome.grant else {}
