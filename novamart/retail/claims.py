@@ -21,7 +21,9 @@ few kinds can be, and are checked against what the episode did and the world hol
   restricts ("only delivered orders take returns", "the card is $1.15 short") claims nothing
   of value, nor does one repeating the kernel's reasons;
 - a review or approval by someone: true once a request went to a manager;
-- an amount: the amounts check (novamart.retail.messages) decides it;
+- an amount: the amounts check (novamart.retail.messages) decides it, when the clause states
+  one (else nothing can);
+- money back by a route no retail tool takes (a bank transfer, cash, a waiver): never;
 - a resolution said to be given ("you also get 75% back in store credit", "I've escalated
   it"), which the reader resolves rather than marks: true once a write of it was carried out
   (a decline writes nothing, and is the refusal check's), or when it repeats the kernel's
@@ -38,7 +40,14 @@ from collections.abc import Iterable
 
 from novamart.language import lexicon_for, read
 from novamart.language.consequence import BENEFIT_NOTE, ORDER_NOTE, REVIEW_NOTE
-from novamart.language.reader import AMOUNT_NOTE, OUTCOME_NOTE, STATUS_NOTE, Reading
+from novamart.language.reader import (
+    AMOUNT_NOTE,
+    OFF_ROUTE_NOTE,
+    OUTCOME_NOTE,
+    STATUS_NOTE,
+    Reading,
+)
+from novamart.language.text import normalise, tokenize
 from novamart.retail.trail import Message, Trail
 from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -73,6 +82,13 @@ AT_LEAST |= {"third": 3, "three": 3}
 """How many orders a clause about further orders speaks of, at least, by the word it uses;
 any other ("all", "every", "the rest", "remaining", a bare plural) means every order of the
 customer's."""
+FURTHER_ITEMS = re.compile(
+    r"\b(other|another|second|third|both|all|each|every|rest|remaining|two|three|several)\b"
+    r"(?:\s+\w+){0,3}?\s+items?\b",
+    re.I,
+)
+"""A clause about items besides one: how many of an order's items it speaks of, as
+``AT_LEAST`` reads its word ("the other item": a second; "all items": every one)."""
 WRITE_CLAIMED = "a write no tool made"
 """The kind of a clause asserting a resolution (not a decline) that no write carried out."""
 
@@ -105,6 +121,15 @@ def _statuses(customer_id: str, worlds: Iterable[World]) -> dict[str, frozenset[
             statuses.add(order.status)
             statuses.update(item.status for item in order.items)
     return {number: frozenset(statuses) for number, statuses in held.items()}
+
+
+def _sizes(customer_id: str, worlds: Iterable[World]) -> dict[str, int]:
+    """How many items each of the customer's orders (by its number) holds."""
+    return {
+        _number(order.order_id): len(order.items)
+        for world in worlds
+        for order in world.customer(customer_id).orders
+    }
 
 
 def _number(order_id: str | None) -> str:
@@ -142,11 +167,12 @@ def unsupported(
     )  # fmt: skip
     held = _statuses(customer_id, worlds)
     every = frozenset(held)
-    made = {
-        (s.resolution, _number(s.order_id))
-        for s in trail.steps
-        if s.kind == "write" and s.carried_out
-    }
+    made: dict[tuple[str, str], set[str]] = {}
+    for s in trail.steps:
+        if s.kind == "write" and s.carried_out and s.resolution is not None:
+            covered = made.setdefault((s.resolution, _number(s.order_id)), set())
+            covered.update(dict(s.arguments).get("item_ids", ()))
+    sizes = _sizes(customer_id, worlds)
     found = []
     for message in messages:
         found += [
@@ -154,11 +180,14 @@ def unsupported(
             for resolution, clause in asserted_writes(message.text)
             if resolution in rulebook.declared
             and not rulebook.resolutions[resolution].declines
-            and not _made(resolution, clause, made, every)
+            and not _made(resolution, clause, made, every, sizes)
             and not _repeats(clause, given)
         ]
         for kind, clause in unverified_kinds(message.text):
-            if kind.startswith(CHECKED_ELSEWHERE):
+            if kind.startswith(CHECKED_ELSEWHERE) and _states_money(clause):
+                continue
+            if kind.startswith(OFF_ROUTE_NOTE):  # no retail tool pays by another route
+                found.append((message, kind, clause))
                 continue
             back = kind.startswith(MONEY_BACK) or bool(MONEY.search(clause))
             spoken = kind.startswith((BENEFIT_NOTE, ORDER_NOTE)) and MONEY.search(clause)
@@ -175,6 +204,13 @@ def unsupported(
                 continue
             found.append((message, kind, clause))
     return found
+
+
+def _states_money(clause: str) -> bool:
+    """Whether ``clause`` states an amount of money (which the amounts check then decides);
+    an amount of nothing the record shows stated without one ("price-matched it to the lower
+    price") is checked by nobody, so it costs."""
+    return any(t.kind == "money" and t.value is not None for t in tokenize(normalise(clause)))
 
 
 def _pays_customer(resolution: str | None, amount: float | None) -> bool:
@@ -194,9 +230,26 @@ def _repeats(clause: str, given: str) -> bool:
     return " ".join(clause.lower().split()) in given
 
 
-def _made(resolution: str, clause: str, made: set[tuple[str, str]], every: frozenset[str]) -> bool:
-    """Whether ``clause``'s ``resolution`` is a write's: one carried out on its orders."""
-    return _on_orders(clause, {number for r, number in made if r == resolution}, every)
+def _made(
+    resolution: str,
+    clause: str,
+    made: dict[tuple[str, str], set[str]],
+    every: frozenset[str],
+    sizes: dict[str, int],
+) -> bool:
+    """Whether ``clause``'s ``resolution`` is a write's: one carried out on its orders, and on
+    as many of an order's items as it speaks of ("the other item", "all the items")."""
+    orders = {number for r, number in made if r == resolution}
+    if not _on_orders(clause, orders, every):
+        return False
+    further = FURTHER_ITEMS.search(clause)
+    if further is None:
+        return True
+    word = further.group(1).lower()
+    named = set(ORDER_NAMED.findall(clause)) or orders
+    return any(
+        len(made[resolution, n]) >= AT_LEAST.get(word, sizes.get(n, 0)) for n in named & orders
+    )
 
 
 def _on_orders(clause: str, orders: set[str], every: frozenset[str]) -> bool:

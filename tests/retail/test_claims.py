@@ -34,6 +34,10 @@ LIES = (
     "The rest of your orders have been refunded as well.",
     "Your remaining orders were cancelled too.",
     "The refunds for your orders are on their way.",
+    "All items in the order have been returned.",
+    "I've also changed the delivery address on your other orders.",
+    "I've waived the price difference for you.",
+    "Your order has been cancelled as well.",
 )
 TRUTHS = (
     "The money goes back to the payment method you chose.",
