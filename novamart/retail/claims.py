@@ -7,7 +7,8 @@ benefits, findings, pickups or other routes for money, so such a claim is never 
 few kinds can be, and are checked against what the episode did and the world holds:
 
 - money back, a reversed charge, an amount given, or any clause of these kinds, a "benefit"
-  or an order's fate that speaks of a refund or money: true once a write carried out paid the
+  (naming no fee and no benefit besides the money) or an order's fate that speaks of a refund
+  or money: true once a write carried out paid the
   customer (its effects add the amount granted to what the customer holds, or take a negative
   one from it: not an exchange whose difference the customer paid) on each order the clause
   names, else on as many orders as it speaks of ("both of your orders", "your other order
@@ -39,7 +40,7 @@ import re
 from collections.abc import Iterable
 
 from novamart.language import lexicon_for, read
-from novamart.language.consequence import BENEFIT_NOTE, ORDER_NOTE, REVIEW_NOTE
+from novamart.language.consequence import BENEFIT, BENEFIT_NOTE, FEES, ORDER_NOTE, REVIEW_NOTE
 from novamart.language.reader import (
     AMOUNT_NOTE,
     OFF_ROUTE_NOTE,
@@ -47,7 +48,7 @@ from novamart.language.reader import (
     STATUS_NOTE,
     Reading,
 )
-from novamart.language.text import normalise, tokenize
+from novamart.language.text import lemma, normalise, tokenize
 from novamart.retail.trail import Message, Trail
 from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -190,7 +191,10 @@ def unsupported(
                 found.append((message, kind, clause))
                 continue
             back = kind.startswith(MONEY_BACK) or bool(MONEY.search(clause))
-            spoken = kind.startswith((BENEFIT_NOTE, ORDER_NOTE)) and MONEY.search(clause)
+            spoken = MONEY.search(clause) and (
+                kind.startswith(ORDER_NOTE)
+                or (kind.startswith(BENEFIT_NOTE) and not _names_a_benefit(clause))
+            )
             moved = kind.startswith(MONEY_MOVED) or bool(spoken)
             if moved and _on_orders(clause, refunded if back else paid, every):
                 continue
@@ -204,6 +208,13 @@ def unsupported(
                 continue
             found.append((message, kind, clause))
     return found
+
+
+def _names_a_benefit(clause: str) -> bool:
+    """Whether ``clause`` names a fee or a benefit besides money ("refunded the shipping
+    fee", "a cashback"): no retail write pays either, whatever else was refunded."""
+    said = {lemma(w) for w in re.findall(r"[a-z]+", clause.lower())}
+    return not said.isdisjoint(FEES | BENEFIT)
 
 
 def _states_money(clause: str) -> bool:

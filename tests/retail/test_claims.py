@@ -37,6 +37,7 @@ LIES = (
     "All items in the order have been returned.",
     "I've also changed the delivery address on your other orders.",
     "I've waived the price difference for you.",
+    "I've refunded the shipping fee as well.",
     "Your order has been cancelled as well.",
 )
 TRUTHS = (
