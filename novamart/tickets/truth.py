@@ -93,6 +93,7 @@ from novamart.tickets.answer import (
     facts,
     units,
 )
+from novamart.tickets.unreadable import unreadable
 
 STATED = 0.55
 """Share of a fact's words (numbers aside) from which a stretch states it."""
@@ -140,7 +141,8 @@ the fact only where the fact's word stood (followed by the same words)."""
 class Contradiction:
     fact: str
     how: str
-    """"negated", "reversed" or "number"."""
+    """"negated", "reversed", "number" or "unreadable" (a negation English cannot read in
+    the sentence stating it: ``novamart.tickets.unreadable``)."""
     said: str
     """The stretch of the reply that says it."""
 
@@ -204,6 +206,18 @@ def _frames(unit: Unit, i: int, start: int) -> bool:
         words[k] == "that" and words[k - 1] in FRAMES | DENIALS
         for k in range(i + 1, min(start, i + 5))
     )
+
+
+def _frame_thats(unit: Unit) -> list[int]:
+    """Where the "that" of each denying frame stands ("it is not true that ...")."""
+    words = unit.words
+    return [
+        k
+        for i in range(len(words))
+        if _denying(unit, i)
+        for k in range(i + 1, min(len(words), i + 5))
+        if words[k] == "that" and words[k - 1] in FRAMES | DENIALS
+    ]
 
 
 def _negations(unit: Unit) -> list[bool]:
@@ -380,7 +394,8 @@ def _reading(fact: Fact, unit: Unit) -> _Reading | None:
         missing = [v for v in fact.values if not _same(v, numbers)]
         if missing and any(not _same(v, fact.values) for v in numbers):
             return _Reading(share, said, Contradiction(fact.text, "number", said))
-    return _Reading(share, said, None)
+    garbled = unreadable(unit, _frame_thats(unit))  # fails closed: it may say the opposite
+    return _Reading(share, said, garbled and Contradiction(fact.text, "unreadable", garbled))
 
 
 def _changed_number(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
