@@ -699,6 +699,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.payer_turned(fact, read)
         or propositions.alternative_affirmed(fact, read)
         or propositions.roles_swapped(about, fact)
+        or propositions.recipient_swapped(about, fact)
         or propositions.owner_swapped(about, fact)
         or propositions.instruction_turned(about, fact, _opposite)
         or propositions.aspect_dropped(about)
