@@ -832,20 +832,29 @@ def _held(text: str, reference: str, source: str) -> tuple[float, ...]:
     return tuple(conveyed(text, reference, source))
 
 
+@lru_cache(maxsize=256)
+def _vocabulary(text: str) -> frozenset[str]:
+    return frozenset(s for u in units(text) for s in u.stems)
+
+
 @lru_cache(maxsize=2048)
 def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
-    """Facts of *other* articles' answers that a sentence of the reply states, where that
+    """Facts of *other* articles' answers that a sentence of the reply states: where that
     sentence says none of the asked article's facts and the asked article's text does not
-    hold the fact: an answer about the wrong thing ("change your email in Account > Profile"
-    to someone asking how to close their account), a list's items read one by one (a
-    foreign step among the article's own)."""
+    hold the fact (an answer about the wrong thing: "change your email in Account > Profile"
+    to someone asking how to close their account; a list's items read one by one, a foreign
+    step among the article's own), or where it states the other fact more fully than any of
+    the asked article's and says words of it the asked article never uses ("unplug the device
+    at once and stop using it" for a swollen battery: a burning device's step)."""
     kb = default_kb()
     asked = kb.articles[article_id]
+    vocabulary = _vocabulary(asked.text)
     out: list[str] = []
     for unit in units(reply, lists=False):
         stems = set(unit.stems)
-        if max(conveyed_in(unit, asked.answer, asked.text), default=0.0) >= OWN:
-            continue
+        own = max(conveyed_in(unit, asked.answer, asked.text), default=0.0)
+        if own >= 1.0:
+            continue  # no other fact is stated more fully than in full
         for other in kb.articles.values():
             if other.id == article_id or not other.questions or not _may_state(other.answer, stems):
                 continue
@@ -855,6 +864,7 @@ def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
                 plain = _plain(fact)
                 if got < FOREIGN or not plain or len(plain & stems) / len(plain) < STATED:
                     continue
-                if also < SUPPORTED:
+                alien = (plain & stems) - vocabulary
+                if (own < OWN and also < SUPPORTED) or (own < got and alien):
                     out.append(f"{fact.text} ({other.id})")
     return tuple(dict.fromkeys(out))
