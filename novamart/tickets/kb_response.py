@@ -8,8 +8,9 @@ focus (a reply that pastes the whole knowledge base is not an answer) and paraph
 the key sentence is fine, pasting retrieved articles verbatim is not). Searching, citing and
 politeness count in full only once the reply answers; facts no retrieved article states are
 penalised, and so is every fact of the article the reply contradicts (novamart.tickets.truth:
-negated, reversed or with a number changed), which then conveys nothing, and every fact of
-another article a sentence states in place of this one's (an answer about the wrong thing).
+negated, reversed or with a number changed), which then conveys nothing, every fact of
+another article a sentence states in place of this one's (an answer about the wrong thing),
+and every step the article requires (its safety instructions) the reply leaves out.
 """
 
 from __future__ import annotations
@@ -194,12 +195,9 @@ def grade(state: TicketState) -> Grade:
         why["hallucination"] += f"; contradicts {len(contradicted)} fact(s) of the article"
     if foreign:
         why["hallucination"] += f"; states {len(foreign)} fact(s) of other articles instead"
+    if left_out:  # the penalty counts them too: a safety step left out is no full answer
+        why["hallucination"] += f"; leaves out the required step(s): {'; '.join(left_out)}"
     notes += [f'leaves out a required step: "{s}"' for s in left_out]
-    why["steps"] = (
-        f"leaves out required step(s): {'; '.join(left_out)}"
-        if left_out
-        else "tells every step the article requires"
-    )
     score = sum(WEIGHTS[k] * parts[k] for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
     return Grade(

@@ -4,8 +4,10 @@ A reply to a safety article that keeps its other facts and drops one safety step
 and stop using it" for a swollen battery, without "do not charge it") conveys most of the
 answer and would pass; the article names such steps in its front matter, and each one a
 reply leaves out costs it the pass mark (``novamart.tickets.kb_response``). A step counts as
-told where one sentence holds at least half of its content words: this asks whether it is
-there at all; whether it is said truly is ``novamart.tickets.truth``'s question.
+told where one sentence holds at least half of its own content words (not those the rest
+of the answer also has: "the device" of "unplug the device" is in "our safety team will
+contact you about the device" too): this asks whether it is there at all; whether it is said
+truly is ``novamart.tickets.truth``'s question.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ def omitted(reply: str, article: Article) -> list[str]:
     said = [frozenset(u.stems) for u in units(reply)]
     out = []
     for step in article.required:
-        wanted = _content(step)
+        at = article.answer.lower().index(step.lower())
+        rest = article.answer[:at] + article.answer[at + len(step) :]
+        wanted = (_content(step) - _content(rest)) or _content(step)
         if wanted and not any(len(wanted & s) / len(wanted) >= TOLD for s in said):
             out.append(step)
     return out

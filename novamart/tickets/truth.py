@@ -64,11 +64,14 @@ a restriction negated ("not only for future orders"); a comparison bounded the o
 passive is done to doing its verb ("you may ask" for "you may be asked"); a list's items
 read one by one for another article's step. A negated conjunct left out whole is an
 omission, not a reversal ("stop using it and keep it away ..." without "do not charge it").
+Read since: a negation English cannot read in the sentence stating a fact ("so please do
+not it quick", "nothing you need to do not", a denying frame over an instruction: "it is not
+true that don't click ...") fails closed, the fact counted contradicted
+(``novamart.tickets.unreadable``); a recipient swapped around a transfer verb ("you'll get us
+a reset link"); another article's fact stated more fully than the asked one's, in words the
+asked article never uses ("unplug it at once" for a swollen battery).
 What it still misses: a hedge over the reply's own negation outside an "instead" ("it's not
-really the case that you can't ..." where the article says nothing the negation denies); a
-denying frame over a negated instruction ("it is not true that don't click ..."); a
-negation in a clause that adds to the article ("so please do not it quick"); a recipient
-swapped in a ditransitive ("you'll get us a reset link").
+really the case that you can't ..." where the article says nothing the negation denies).
 """
 
 from __future__ import annotations
