@@ -111,36 +111,33 @@ BURNING_TEAM = "Our safety team will contact you about the device."
 
 
 @pytest.mark.parametrize(
-    ("article_id", "body"),
+    ("article_id", "body", "told"),
     [
-        ("KB-050", f"Stop using the device and keep it away from anything flammable. {TEAM}"),
-        ("KB-050", f"Please stop using the device now and don't charge it. {TEAM}"),
-        ("KB-050", f"Stop using it straight away. {TEAM}"),
+        # a step left out
+        ("KB-050", f"Stop using the device and keep it away from anything flammable. {TEAM}",
+         False),
+        ("KB-050", f"Please stop using the device now and don't charge it. {TEAM}", False),
+        ("KB-050", f"Stop using it straight away. {TEAM}", False),
         ("KB-051", f"Unplug the device at once and stop using it. If there is smoke or fire, "
-         f"move away. {BURNING_TEAM}"),
-        ("KB-051", f"Stop using it. {SMOKE} {BURNING_TEAM}"),
-    ],
-)  # fmt: skip
-def test_a_safety_step_left_out_does_not_pass(article_id: str, body: str) -> None:
-    assert article_score(article_id, body, 0) < PASS, body
-
-
-@pytest.mark.parametrize(
-    ("article_id", "body"),
-    [
+         f"move away. {BURNING_TEAM}", False),
+        ("KB-051", f"Stop using it. {SMOKE} {BURNING_TEAM}", False),
+        # every step told, in the article's words or in others, in a list or in sentences
         ("KB-050", f"Stop using the device, do not charge it, and keep it away from anything "
-         f"flammable. {TEAM}"),
+         f"flammable. {TEAM}", True),
         ("KB-050", "Please put the device down and stop using it now, and don't plug it in to "
          "charge. Store it somewhere away from anything that could catch fire. Swollen "
-         "batteries are handled by our safety team directly, and they'll be in touch with you."),
+         "batteries are handled by our safety team directly, and they'll be in touch with you.",
+         True),
         ("KB-050", f"For your safety:\n- Stop using the device.\n- Do not charge it.\n- Keep it "
-         f"away from anything flammable.\n\n{TEAM}"),
+         f"away from anything flammable.\n\n{TEAM}", True),
         ("KB-051", f"Unplug it straight away and stop using it. If you see smoke or fire, get "
-         f"away from it and call emergency services. {BURNING_TEAM}"),
+         f"away from it and call emergency services. {BURNING_TEAM}", True),
     ],
 )  # fmt: skip
-def test_every_safety_step_told_in_other_words_passes(article_id: str, body: str) -> None:
-    assert article_score(article_id, body, 0) >= PASS, body
+def test_a_safety_answer_passes_only_with_every_step_it_requires(
+    article_id: str, body: str, told: bool
+) -> None:
+    assert (article_score(article_id, body, 0) >= PASS) == told, body
 
 
 def test_another_articles_step_in_place_of_a_safety_step_is_a_wrong_fact() -> None:
