@@ -165,7 +165,7 @@ def grade(state: TicketState) -> Grade:
     unsupported = reply.unsupported_facts(text, response_sources(state))
     foreign = truth_check.foreign_facts(text, target.id) if target else ()
     wrong = len(contradicted) + len(foreign)
-    left_out = steps.omitted(text, target) if target else []
+    left_out = steps.omitted(text, target, reference) if target else []
     penalty = min(
         1.0,
         min(0.6, HALLUCINATION_PENALTY * len(unsupported))

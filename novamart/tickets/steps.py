@@ -23,11 +23,12 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(s for u in units(text) for s, c in zip(u.stems, u.content, strict=True) if c)
 
 
-def omitted(reply: str, article: Article) -> list[str]:
-    """The article's required steps no sentence of ``reply`` tells."""
+def omitted(reply: str, article: Article, reference: str) -> list[str]:
+    """The article's required steps that the ``reference`` answer of the ticket holds (a
+    dataset may ask for less than the whole article) and no sentence of ``reply`` tells."""
     said = [frozenset(u.stems) for u in units(reply)]
     out = []
-    for step in article.required:
+    for step in (s for s in article.required if s.lower() in reference.lower()):
         at = article.answer.lower().index(step.lower())
         rest = article.answer[:at] + article.answer[at + len(step) :]
         wanted = (_content(step) - _content(rest)) or _content(step)

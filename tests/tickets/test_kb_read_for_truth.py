@@ -12,6 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from novamart.kb import Article, default_kb
+from novamart.tickets import steps
 from novamart.tickets.kb_response import ticket_for
 from novamart.tickets.truth import contradictions, foreign_facts
 from tests.tickets.falsified import article_score
@@ -167,3 +168,15 @@ def test_the_grade_names_the_step_left_out() -> None:
     grade = play_reply(scenario, body).grade
     assert grade.score < PASS and 'required step: "keep it away' in " ".join(grade.notes)
     assert "keep it away from anything flammable" in grade.why["hallucination"]
+
+
+def test_only_the_steps_the_tickets_reference_answer_holds_are_required() -> None:
+    """A dataset may ask for less than the article ("stop using it and do not charge it"):
+    the steps it leaves out are not asked of the reply; those it holds are."""
+    article = default_kb().articles["KB-050"]
+    partial = "Stop using the device and do not charge it."
+    assert steps.omitted(partial, article, partial) == []
+    assert steps.omitted("Stop using the device.", article, partial) == ["do not charge it"]
+    assert steps.omitted(partial, article, article.answer) == [
+        "keep it away from anything flammable"
+    ]
