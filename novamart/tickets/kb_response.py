@@ -8,8 +8,9 @@ focus (a reply that pastes the whole knowledge base is not an answer) and paraph
 the key sentence is fine, pasting retrieved articles verbatim is not). Searching, citing and
 politeness count in full only once the reply answers; facts no retrieved article states are
 penalised, and so is every fact of the article the reply contradicts (novamart.tickets.truth:
-negated, reversed or with a number changed), which then conveys nothing, and every fact of
-another article a sentence states in place of this one's (an answer about the wrong thing).
+negated, reversed or with a number changed), which then conveys nothing, every fact of
+another article a sentence states in place of this one's (an answer about the wrong thing),
+and every step the article requires (its safety instructions) the reply leaves out.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from statistics import mean
 from novamart.kb import Article, default_kb
 from novamart.kb.policies import article_id
 from novamart.kb.text import words
-from novamart.tickets import answer, compose, reply
+from novamart.tickets import answer, compose, reply, steps
 from novamart.tickets import truth as truth_check
 from novamart.tickets.model import Difficulty, Grade, Scenario, Ticket, Truth
 from novamart.tickets.state import TicketState
@@ -30,6 +31,9 @@ HALLUCINATION_PENALTY = 0.15
 WRONG_FACT_PENALTY = 0.5
 """Per fact of the article the reply contradicts (negated, reversed, a number changed): a
 wrong answer fails whatever else it gets right."""
+OMITTED_STEP_PENALTY = 0.25
+"""Per required step of the article (a safety instruction) the reply leaves out: more than
+the 0.2 a perfect reply stands above the pass mark, so it cannot pass without it."""
 CATEGORY_OF = {"policy": "returns", "safety": "technical"}
 _ASIDES = (
     "By the way, your website looks great.",
@@ -161,8 +165,12 @@ def grade(state: TicketState) -> Grade:
     unsupported = reply.unsupported_facts(text, response_sources(state))
     foreign = truth_check.foreign_facts(text, target.id) if target else ()
     wrong = len(contradicted) + len(foreign)
+    left_out = steps.omitted(text, target, reference) if target else []
     penalty = min(
-        1.0, min(0.6, HALLUCINATION_PENALTY * len(unsupported)) + WRONG_FACT_PENALTY * wrong
+        1.0,
+        min(0.6, HALLUCINATION_PENALTY * len(unsupported))
+        + WRONG_FACT_PENALTY * wrong
+        + OMITTED_STEP_PENALTY * len(left_out),
     )
     scaled = "" if answers == 1.0 else f"; counts {answers:.0%} as the reply answers so little"
     why = {
@@ -187,6 +195,9 @@ def grade(state: TicketState) -> Grade:
         why["hallucination"] += f"; contradicts {len(contradicted)} fact(s) of the article"
     if foreign:
         why["hallucination"] += f"; states {len(foreign)} fact(s) of other articles instead"
+    if left_out:  # the penalty counts them too: a safety step left out is no full answer
+        why["hallucination"] += f"; leaves out the required step(s): {'; '.join(left_out)}"
+    notes += [f'leaves out a required step: "{s}"' for s in left_out]
     score = sum(WEIGHTS[k] * parts[k] for k in WEIGHTS) - penalty
     components = {k: round(v, 4) for k, v in parts.items()} | {"hallucination": -penalty}
     return Grade(

@@ -487,3 +487,47 @@ def instruction_turned(
         if not any(opposite(mine, word) for mine in words for word in theirs):
             return " ".join(unit.words[max(0, i - 2) : i + 4])
     return None
+
+
+TRANSFERS = frozenset(("send", "get", "give", "email", "text", "mail", "receive", "issue"))
+"""Verbs that move a thing to someone ("we send you a code", "you'll get a reset link")."""
+RECEIVING = frozenset(("get", "receive"))
+"""Transfer verbs whose subject, with no one named after them, is the one receiving."""
+RECIPIENTS = {"you": "customer", "us": "store"}
+THING = 3
+"""Words after the verb (and its recipient) the thing moved is named in ("a reset link")."""
+
+
+def _receivers(unit: Unit) -> set[tuple[str, str]]:
+    """(who receives, a word of the thing) per transfer verb: the one named right after it
+    ("we'll get you a reset link", "you'll get us a link": the store), else for "get" /
+    "receive" its subject, the customer where none is named (an instruction, "choose ...
+    to get a reset link", speaks to them)."""
+    words, out = unit.words, set()
+    for k, word in enumerate(words):
+        if lemma(word) not in TRANSFERS:
+            continue
+        after = words[k + 1] if k + 1 < len(words) else None
+        if after in RECIPIENTS:
+            who, start = RECIPIENTS[after], k + 2
+        elif lemma(word) in RECEIVING:
+            before = [w for w in words[max(0, k - 3) : k] if w in PERSONS]
+            who, start = PERSONS[before[-1]] if before else "customer", k + 1
+        else:
+            continue
+        out |= {(who, key(w)) for w in words[start : start + THING] if w not in STOPWORDS}
+    return out
+
+
+def recipient_swapped(about: tuple[Unit, ...], fact: Fact) -> str | None:
+    """A thing the fact has going to the customer going to the store instead, around a
+    transfer verb ("you'll get us a reset link" for "... to get a reset link"), in a sentence
+    about the fact, and no sentence about it with the fact's recipient."""
+    if fact.unit is None:
+        return None
+    theirs = _receivers(fact.unit)
+    said = {r for u in about for r in _receivers(u)}
+    for who, thing in sorted(said - theirs):
+        if (OTHER[who], thing) in theirs and (OTHER[who], thing) not in said:
+            return f"{who} receiving {thing} (the {OTHER[who]} does)"
+    return None

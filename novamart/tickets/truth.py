@@ -64,11 +64,14 @@ a restriction negated ("not only for future orders"); a comparison bounded the o
 passive is done to doing its verb ("you may ask" for "you may be asked"); a list's items
 read one by one for another article's step. A negated conjunct left out whole is an
 omission, not a reversal ("stop using it and keep it away ..." without "do not charge it").
+Read since: a negation English cannot read in the sentence stating a fact ("so please do
+not it quick", "nothing you need to do not", a denying frame over an instruction: "it is not
+true that don't click ...") fails closed, the fact counted contradicted
+(``novamart.tickets.unreadable``); a recipient swapped around a transfer verb ("you'll get us
+a reset link"); another article's fact stated more fully than the asked one's, in words the
+asked article never uses ("unplug it at once" for a swollen battery).
 What it still misses: a hedge over the reply's own negation outside an "instead" ("it's not
-really the case that you can't ..." where the article says nothing the negation denies); a
-denying frame over a negated instruction ("it is not true that don't click ..."); a
-negation in a clause that adds to the article ("so please do not it quick"); a recipient
-swapped in a ditransitive ("you'll get us a reset link").
+really the case that you can't ..." where the article says nothing the negation denies).
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ from novamart.tickets.answer import (
     facts,
     units,
 )
+from novamart.tickets.unreadable import unreadable
 
 STATED = 0.55
 """Share of a fact's words (numbers aside) from which a stretch states it."""
@@ -140,7 +144,8 @@ the fact only where the fact's word stood (followed by the same words)."""
 class Contradiction:
     fact: str
     how: str
-    """"negated", "reversed" or "number"."""
+    """"negated", "reversed", "number" or "unreadable" (a negation English cannot read in
+    the sentence stating it: ``novamart.tickets.unreadable``)."""
     said: str
     """The stretch of the reply that says it."""
 
@@ -204,6 +209,18 @@ def _frames(unit: Unit, i: int, start: int) -> bool:
         words[k] == "that" and words[k - 1] in FRAMES | DENIALS
         for k in range(i + 1, min(start, i + 5))
     )
+
+
+def _frame_thats(unit: Unit) -> list[int]:
+    """Where the "that" of each denying frame stands ("it is not true that ...")."""
+    words = unit.words
+    return [
+        k
+        for i in range(len(words))
+        if _denying(unit, i)
+        for k in range(i + 1, min(len(words), i + 5))
+        if words[k] == "that" and words[k - 1] in FRAMES | DENIALS
+    ]
 
 
 def _negations(unit: Unit) -> list[bool]:
@@ -380,7 +397,8 @@ def _reading(fact: Fact, unit: Unit) -> _Reading | None:
         missing = [v for v in fact.values if not _same(v, numbers)]
         if missing and any(not _same(v, fact.values) for v in numbers):
             return _Reading(share, said, Contradiction(fact.text, "number", said))
-    return _Reading(share, said, None)
+    garbled = unreadable(unit, _frame_thats(unit))  # fails closed: it may say the opposite
+    return _Reading(share, said, garbled and Contradiction(fact.text, "unreadable", garbled))
 
 
 def _changed_number(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
@@ -684,6 +702,7 @@ def _proposition(fact: Fact, read: tuple[Unit, ...]) -> Contradiction | None:
         or propositions.payer_turned(fact, read)
         or propositions.alternative_affirmed(fact, read)
         or propositions.roles_swapped(about, fact)
+        or propositions.recipient_swapped(about, fact)
         or propositions.owner_swapped(about, fact)
         or propositions.instruction_turned(about, fact, _opposite)
         or propositions.aspect_dropped(about)
@@ -816,20 +835,29 @@ def _held(text: str, reference: str, source: str) -> tuple[float, ...]:
     return tuple(conveyed(text, reference, source))
 
 
+@lru_cache(maxsize=256)
+def _vocabulary(text: str) -> frozenset[str]:
+    return frozenset(s for u in units(text) for s in u.stems)
+
+
 @lru_cache(maxsize=2048)
 def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
-    """Facts of *other* articles' answers that a sentence of the reply states, where that
+    """Facts of *other* articles' answers that a sentence of the reply states: where that
     sentence says none of the asked article's facts and the asked article's text does not
-    hold the fact: an answer about the wrong thing ("change your email in Account > Profile"
-    to someone asking how to close their account), a list's items read one by one (a
-    foreign step among the article's own)."""
+    hold the fact (an answer about the wrong thing: "change your email in Account > Profile"
+    to someone asking how to close their account; a list's items read one by one, a foreign
+    step among the article's own), or where it states the other fact more fully than any of
+    the asked article's and says words of it the asked article never uses ("unplug the device
+    at once and stop using it" for a swollen battery: a burning device's step)."""
     kb = default_kb()
     asked = kb.articles[article_id]
+    vocabulary = _vocabulary(asked.text)
     out: list[str] = []
     for unit in units(reply, lists=False):
         stems = set(unit.stems)
-        if max(conveyed_in(unit, asked.answer, asked.text), default=0.0) >= OWN:
-            continue
+        own = max(conveyed_in(unit, asked.answer, asked.text), default=0.0)
+        if own >= 1.0:
+            continue  # no other fact is stated more fully than in full
         for other in kb.articles.values():
             if other.id == article_id or not other.questions or not _may_state(other.answer, stems):
                 continue
@@ -839,6 +867,7 @@ def foreign_facts(reply: str, article_id: str) -> tuple[str, ...]:
                 plain = _plain(fact)
                 if got < FOREIGN or not plain or len(plain & stems) / len(plain) < STATED:
                     continue
-                if also < SUPPORTED:
+                alien = (plain & stems) - vocabulary
+                if (own < OWN and also < SUPPORTED) or (own < got and alien):
                     out.append(f"{fact.text} ({other.id})")
     return tuple(dict.fromkeys(out))

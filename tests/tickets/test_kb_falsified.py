@@ -28,6 +28,8 @@ from tests.tickets.falsified import (
 ENOUGH = 40
 """Cases a later kind must have on the held-out half (the roles swap applies to the fewest
 sentences: 48)."""
+STEPS = "Stop using the device, do not charge it, and keep it away from anything flammable."
+"""The swollen-battery article's safety steps, which no passing reply leaves out."""
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +61,9 @@ def test_the_detector_reads_the_later_kinds_precisely() -> None:
     ("article_id", "lie_", "truth"),
     [
         # a negation inserted into the fact's later clause, said in other words
-        ("KB-050", "Our safety team handles every swollen battery case directly and will never "
-         "be in touch with you.", "Our safety team handles every swollen battery case directly "
-         "and will be in touch with you."),
+        ("KB-050", f"{STEPS} Our safety team handles every swollen battery case directly and "
+         "will never be in touch with you.", f"{STEPS} Our safety team handles every swollen "
+         "battery case directly and will be in touch with you."),
         # "instead" denies the option before it under the same condition
         ("KB-037", "You can cancel it on the Orders page until it ships. Once it's on its way, "
          "cancelling is possible; you'd start a return instead.", "You can cancel it on the "
