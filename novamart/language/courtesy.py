@@ -450,7 +450,7 @@ def _hostile_command(words: list[str], lemmas: list[str], start: int, end: int) 
         if words[k + 2 : k + 4] == ["you", "dare"]:
             return True
     if head == "go" and rest and rest[0] in NOTICE | {"away", "cry", "whine", "somewhere"}:
-        return True
+        return not _away_from(lemmas, k)
     if words[k] in ("figure", "work", "sort") and ("yourself" in rest or "own" in rest):
         return True  # "figure it out yourself", "figure out the setup on your own"
     blamed = head in ATTENTION or (head == "maybe" and "read" in words)
@@ -565,6 +565,8 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
     if _sarcasm(words, spans) or _profane(words, seen):
         return True
     for position in PHRASES.positions(lemmas, vocabulary):
+        if _away_from(lemmas, position):
+            continue
         if not _negated(lemmas, position, starts) and not _reported(words, position):
             return True
     if any(not _reported(words, p) for p in EXASPERATION.positions(lemmas, vocabulary)):
@@ -600,6 +602,24 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
         if belittling and _belittled(words, start, end):
             return True
     return False
+
+
+AWAY = frozenset({("go", "away"), ("back", "off"), ("get", "away")})
+"""Commands that send the customer off, unless they say from what: "go away from it and call
+emergency services" is a safety step, not a dismissal."""
+
+
+def _away_from(lemmas: list[str], i: int) -> bool:
+    """Whether the phrase at ``i`` is a move away from something (``AWAY`` + "from"), not
+    from us."""
+    phrase = PHRASES.at(lemmas, i)
+    after = i + len(phrase) if phrase else len(lemmas)
+    away = phrase in AWAY and after + 1 < len(lemmas) and lemmas[after] == "from"
+    return away and lemmas[after + 1] not in OURS
+
+
+OURS = frozenset({"me", "us", "my", "our", "here", "this"})
+"""Away from these is away from us ("go away from my inbox"), a dismissal."""
 
 
 EASY = frozenset({"basic", "simple", "easy", "obvious", "straightforward", "elementary"})
