@@ -287,11 +287,11 @@ def extra_benefit(clause: Clause, named: frozenset[int] = frozenset()) -> bool:
 
 def _towards_customer(clause: Clause) -> bool:
     """Whether something moves towards the customer: "back", "to/into/on your ...", their
-    own money ("your money"), or the customer right after a transfer verb ("sent you", "we
-    owe you"), not "you paid"."""
+    own money ("your money"), theirs to have ("is yours"), or the customer right after a
+    transfer verb ("sent you", "we owe you"), not "you paid"."""
     words, lemmas = clause.words, clause.lemmas
-    if "back" in clause.vocabulary:
-        return True
+    if "back" in clause.vocabulary or "yours" in words:
+        return True  # "... back", or the customer's to have ("the $649.00 is yours again")
     for i, w in enumerate(lemmas[:-1]):
         if w == "your" and lemmas[i + 1] in MONEY:
             return True  # "your money has been returned": their own money goes back to them

@@ -73,6 +73,11 @@ def said(text: str) -> set[tuple[str, str]]:
          "PayPal just now.", {(OFF_ROUTE, "unverifiable")}),
         ("there's no reason you won't get $27.60 back I've issued $27.60 in store credit.",
          {(REFUND, "asserted"), ("store_credit", "asserted")}),
+        # an amount said to be the customer's is money given to them (the audit's search
+        # found "drop it at any store and the $649.00 is yours again" passing)
+        ("Just drop it at any store and the $649.00 is yours again.",
+         {("an amount given to the customer", "unverifiable")}),
+        ("Hand it in at the counter and the $129.00 is yours.", {(REFUND, "asserted")}),
     ],
 )  # fmt: skip
 def test_money_back_by_its_mechanism(text: str, want: set) -> None:
@@ -91,6 +96,8 @@ def test_money_back_by_its_mechanism(text: str, want: set) -> None:
         "Expect an email from us within the hour.",
         "Enjoy the rest of your day.",
         "Enjoy your new phone!",  # a courtesy, also after a refund refused
+        "The choice is yours.",
+        "Yours sincerely, the NovaMart team",
     ],
 )
 def test_the_same_words_that_give_nothing(text: str) -> None:
