@@ -355,6 +355,8 @@ class Phrases:
         "should" too)."""
         if among is None:
             return not self.firsts.isdisjoint(sequence)
+        if self.firsts.isdisjoint(among):
+            return False  # (most clauses: no set is built)
         sets = self._word_sets
         return any(words <= among for f in self.firsts.intersection(among) for words in sets[f])
 
@@ -620,7 +622,12 @@ PAST_FORMS = frozenset(IRREGULAR)
 def has_verb(words: Sequence[str]) -> bool:
     """Whether the words hold a verb a clause can stand on: a finite one, or one in the past
     ("found", "pushed")."""
-    return any(w in FINITE or w in PAST_FORMS or (len(w) > 3 and w.endswith("ed")) for w in words)
+    return not _VERB_FORMS.isdisjoint(words) or any(map(_PAST_ED, words))
+
+
+_VERB_FORMS = FINITE | PAST_FORMS
+_PAST_ED = re.compile(r"(?s).{2,}ed").fullmatch
+"""A word of more than three letters ending in "ed" (called from C by map)."""
 
 
 def _finite(tokens: Sequence[Token]) -> bool:
