@@ -666,14 +666,15 @@ one is not the refund, whatever was carried out, and no tool's record can verify
 only when it is the customer's own outside the store: OUTSIDE_WALLETS.)"""
 
 
-def _sent_to_bank(words: list[str]) -> bool:
+def _sent_to_bank(clause: Clause) -> bool:
     """The rulebook's refund reaches a bank (or PayPal) only by going back ("back to your
     bank"): money transferred, or sent to, into or landing in one, is a payment no tool makes
     ("$X will land in your bank account"; "your bank processes it" names no destination)."""
+    words = clause.words
     into = not EXTERNAL.isdisjoint(words) and any(
         w in INTO and not EXTERNAL.isdisjoint(words[i + 1 : i + 3]) for i, w in enumerate(words)
     )
-    return into or any(map(_TRANSFER, words))
+    return into or ("transfer" in clause.text and any(map(_TRANSFER, words)))
 
 
 _TRANSFER = methodcaller("startswith", "transfer")
@@ -714,7 +715,7 @@ def off_route(clause: Clause) -> bool:
         return True
     named = (
         _any(clause, OFF_ROUTE)
-        or (_sent_to_bank(words) and "back" not in words)
+        or (_sent_to_bank(clause) and "back" not in words)
         or _outside_wallet(words)
     )
     return named and (_money(clause) or cheque)  # sent, not returned

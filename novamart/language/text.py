@@ -96,6 +96,8 @@ _BULLET_IN_WORD = re.compile(r"(?<=[^\W\d_])\u2022(?=[^\W\d_])")
 _DASHED_PRICE = re.compile(r"(\d)\.-")
 _MARKDOWN = re.compile(r"\*\*|__|`+|^\s*#{1,6}\s*|^\s*(?:[-*+]|\d{1,2}[.)])\s+", re.M)
 _ID = r"\b[a-z]{1,5}-\d{2,}\b"
+_ID_POSSESSIVE = r"\b[a-z]{1,5}+-\d{2,}+\b"
+"""The same ids: letters are never a "-" and digits never a word's end, so nothing is retried."""
 _TOKEN = re.compile(
     rf"(?P<word>(?!(?:usd ?|eur ?) ?\d|{_ID})[a-z]+(?:'[a-z]+)?)"
     r"|(?P<money>(?:\$|usd ?|eur ?|€|£) ?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d\d(?!\d)"
@@ -382,8 +384,9 @@ def _money(raw: str) -> float:
     return float(digits) if digits and digits != "." else 0.0
 
 
-_SPLIT = re.compile(re.sub(r"\?P<\w+>", "?:", _TOKEN.pattern))
-"""The same tokens as _TOKEN, without groups: findall gives the token strings at C speed."""
+_SPLIT = re.compile(re.sub(r"\?P<\w+>", "?:", _TOKEN.pattern).replace(_ID, _ID_POSSESSIVE, 1))
+"""The same tokens as _TOKEN, without groups: findall gives the token strings at C speed (a
+word's look-ahead for an id gives up at once on a word that is none)."""
 _ANY_LETTERS = "[^\\W\\d_]"
 _TOKEN_ANY_SCRIPT = re.compile(
     _TOKEN.pattern.replace("[a-z]+(?:'[a-z]+)?", f"{_ANY_LETTERS}+(?:'{_ANY_LETTERS}+)?")
