@@ -712,6 +712,7 @@ def courtesy(clauses: Sequence[Clause]) -> tuple[bool, bool]:
 
 JOKES = frozenset({"kidding", "joking", "jk"})
 GOOD_NEWS = (("good", "news"), ("great", "news"), ("guess", "what"))
+_GOOD_NEWS_FIRSTS = frozenset(first for first, _ in GOOD_NEWS)
 PAUSES = frozenset({"...", "…", "—", "--"})
 
 
@@ -719,6 +720,8 @@ def _false_good_news(words: list[str]) -> bool:
     """Good news announced, a pause, then a denial: "good news, your refund is... not
     approved, sorry"; not good news that holds a negation ("good news: there is nothing
     more to do") nor good news followed by a bad one."""
+    if _GOOD_NEWS_FIRSTS.isdisjoint(words):
+        return False
     start = next((k for k in range(len(words) - 1) if tuple(words[k : k + 2]) in GOOD_NEWS), None)
     if start is None:
         return False
@@ -732,9 +735,9 @@ def _hope_withdrawn(words: list[str]) -> bool:
     """Good news stated, called a joke, then denied: "your refund is approved! Just kidding.
     No refund." Not a bad answer taken back ("we can't refund that... just kidding, it's on
     its way"), nor a question ("what's your PIN? just kidding, never share it")."""
-    at = next((k for k, w in enumerate(words) if w in JOKES), None)
-    if at is None:
+    if JOKES.isdisjoint(words):
         return _false_good_news(words)
+    at = next(k for k, w in enumerate(words) if w in JOKES)
     before = words[: at - (words[at - 1 : at] == ["just"])]
     after = words[at + 1 :]
     stated = any(w not in PUNCT for w in before) and "?" not in before

@@ -38,6 +38,7 @@ TRUTH_HEADS = (("the", "case"), ("true",), ("as", "if"), ("as", "though"), ("lik
 AFFIRMED_HEADS = (("the", "case"), ("true",))
 THERE_HEADS = wordset("way reason chance question")
 NOBODY = (("nobody",), ("no", "one"))
+NOBODY_FIRSTS = frozenset(n[0] for n in NOBODY)
 MODALS = wordset("can could will would do did")
 AFFIRMING_MODALS = frozenset({None, "can"})
 """Affirmative frames assert now ("I can confirm that"); "I'll confirm that" promises."""
@@ -87,7 +88,7 @@ def _frame(words: list[str], i: int) -> tuple[int, int, bool] | None:
         return _truth(words, i + 1)
     if first == "there":
         return _there(words, i + 1)
-    for nobody in NOBODY:
+    for nobody in NOBODY if first in NOBODY_FIRSTS else ():
         if tuple(words[i : i + len(nobody)]) == nobody:
             return _said(words, i + len(nobody), 1, False)
     if first in WRITER:

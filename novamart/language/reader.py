@@ -520,8 +520,8 @@ def _foreign(parsed: list[Clause], vocabulary: KnownWords) -> set[int]:
         c
         for c in parsed
         if (strangers := sum(map(str.isalpha, c.vocabulary - english))) >= 2 * STRANGERS
-        or (2 * len(c.vocabulary & english) < len(c.vocabulary)
-            and 2 * strangers > len(c.vocabulary & english))
+        or (2 * (common := len(c.vocabulary & english)) < len(c.vocabulary)
+            and 2 * strangers > common)
     ]  # fmt: skip
     # (a word and its lemma both count: six strangers in the vocabulary are three words)
     if not doubtful:
@@ -903,9 +903,10 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
     found: list[Mention] = []
     field_ref = lexicon.counts[0].ref if len(lexicon.counts) == 1 else None
     windowed = not clause.vocabulary.isdisjoint(WINDOW_WORDS)
-    for i, token in enumerate(tokens):
+    for i in [i for i, t in enumerate(tokens) if t.kind == "number" or t.lemma in QUANTITY_CUES]:
         if taken[i]:
-            continue
+            continue  # (a mention before it may have taken it)
+        token = tokens[i]
         unit = tokens[i + 1].lemma if i + 1 < len(tokens) else ""
         if token.kind == "number" and unit in UNITS:
             count = int(token.value * UNITS[unit])  # type: ignore[operator]
@@ -947,6 +948,8 @@ def _quantities(clause: Clause, lexicon: Lexicon, taken: list[bool]) -> list[Men
     return found
 
 
+QUANTITY_CUES = WINDOW_WORDS | {"day"}
+"""Besides numbers, the only tokens a quantity can start at ("day 70", "the window")."""
 WINDOW_IS = wordset("is of : be only just was")
 
 
@@ -1065,9 +1068,7 @@ def _attach_amounts(clause: Clause, mentions: list[Mention], lexicon: Lexicon) -
     its words are right around it ("you paid $1,299.99", "the $79.99 you paid")."""
     resolutions = [m for m in mentions if m.resolution]
     lemmas = clause.lemmas
-    for i, token in enumerate(clause.tokens):
-        if token.kind != "money":
-            continue
+    for i, token in [(i, t) for i, t in enumerate(clause.tokens) if t.kind == "money"]:
         near = [
             lemmas[j]
             for j in (*range(max(0, i - 4), i), *range(i + 1, min(i + 3, len(lemmas))))
@@ -1661,8 +1662,10 @@ def _structural_claims(items: list[_Read], k: int, lexicon: Lexicon) -> list[Str
         return []  # ("do you want the money split between two cards?" takes the money as sent)
     if item.modality == "done" and reviewed_by_someone_else(clause):
         return [UnverifiableClaim(REVIEW_NOTE, text)]  # "a manager has reviewed your file"
-    named = frozenset(i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end))
     if _claims_made(item):
+        named = frozenset(
+            i for m in item.mentions if m.resolution for i in range(m.start - 1, m.end)
+        )
         coded = _coded(clause, item.mentions, targets(lexicon).new_unit)
         benefit = (extra_benefit(clause, named) or coded) and not _clause_negated(clause)
         if benefit:
@@ -1917,7 +1920,12 @@ GENERIC_POLICY = wordset("policy policies rule rules eligible qualify usually")
 def _purposed(items: list[_Read], k: int) -> bool:
     """Whether an earlier clause of the sentence says what follows is a gift."""
     sentence = items[k].clause.sentence
-    return any(gift_purpose(i.clause) for i in items[:k] if i.clause.sentence == sentence)
+    for i in range(k - 1, -1, -1):  # (clauses come in order: the sentence's are just before)
+        if items[i].clause.sentence != sentence:
+            return False
+        if gift_purpose(items[i].clause):
+            return True
+    return False
 
 
 def _owner(items: list[_Read], k: int, shapes: Targets) -> tuple[str | None, Modality]:
@@ -2239,9 +2247,10 @@ def _share_amounts(items: list[_Read]) -> None:
     elsewhere ("I've refunded you in full: $149.00 back to your card")."""
     by_sentence: dict[int, list[Mention]] = {}
     for item in items:
-        by_sentence.setdefault(item.clause.sentence, []).extend(
-            m for m in item.mentions if m.resolution
-        )
+        if item.mentions:
+            by_sentence.setdefault(item.clause.sentence, []).extend(
+                m for m in item.mentions if m.resolution
+            )
     for mentions in by_sentence.values():
         for m in mentions:
             if m.amount is None:

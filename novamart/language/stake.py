@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from operator import methodcaller
 from typing import Literal
 
 from novamart.language import consequence
@@ -531,6 +532,8 @@ def _reports(lemmas: list[str], i: int) -> bool:
 def status_lead(clause: Clause, colon: bool = False) -> bool:
     """ "The system message on your case says", "Status update:", "Automated notice:": what
     follows is the agent's own claim of what a record says. ``colon``: a colon follows."""
+    if RECORDS.isdisjoint(clause.vocabulary):
+        return False  # (one set comparison rules most clauses out)
     lemmas = clause.lemmas
     record = next((i for i, w in enumerate(lemmas) if w in RECORDS), None)
     if record is None:
@@ -663,14 +666,19 @@ one is not the refund, whatever was carried out, and no tool's record can verify
 only when it is the customer's own outside the store: OUTSIDE_WALLETS.)"""
 
 
-def _sent_to_bank(words: list[str]) -> bool:
+def _sent_to_bank(clause: Clause) -> bool:
     """The rulebook's refund reaches a bank (or PayPal) only by going back ("back to your
     bank"): money transferred, or sent to, into or landing in one, is a payment no tool makes
     ("$X will land in your bank account"; "your bank processes it" names no destination)."""
-    into = any(
+    words = clause.words
+    into = not EXTERNAL.isdisjoint(words) and any(
         w in INTO and not EXTERNAL.isdisjoint(words[i + 1 : i + 3]) for i, w in enumerate(words)
     )
-    return into or any(w.startswith("transfer") for w in words)
+    return into or ("transfer" in clause.text and any(map(_TRANSFER, words)))
+
+
+_TRANSFER = methodcaller("startswith", "transfer")
+"""Whether a word is a form of "transfer" (called from C by map)."""
 
 
 INTO = wordset("to into in")
@@ -687,9 +695,12 @@ makes; "your NovaMart wallet" stays the store account, where store credit goes."
 
 
 def _outside_wallet(words: list[str]) -> bool:
-    return "ewallet" in words or any(
-        w == "wallet" and not OUTSIDE_WALLETS.isdisjoint(words[max(0, i - 2) : i])
-        for i, w in enumerate(words)
+    return "ewallet" in words or (
+        "wallet" in words
+        and any(
+            w == "wallet" and not OUTSIDE_WALLETS.isdisjoint(words[max(0, i - 2) : i])
+            for i, w in enumerate(words)
+        )
     )
 
 
@@ -697,12 +708,14 @@ def off_route(clause: Clause) -> bool:
     """Money back by a route no tool takes ("a check for $89 is in the mail", "we've voided
     the charge", "I've disputed the charge on your behalf")."""
     words = clause.words
-    cheque = any(w == "check" and nxt == "for" for w, nxt in itertools.pairwise(words))
+    cheque = "check" in clause.vocabulary and any(
+        w == "check" and nxt == "for" for w, nxt in itertools.pairwise(words)
+    )
     if cheque and "money" in clause.kinds:
         return True
     named = (
         _any(clause, OFF_ROUTE)
-        or (_sent_to_bank(words) and "back" not in words)
+        or (_sent_to_bank(clause) and "back" not in words)
         or _outside_wallet(words)
     )
     return named and (_money(clause) or cheque)  # sent, not returned
@@ -767,8 +780,9 @@ def logistics(clause: Clause, key: Clause | None = None) -> bool:
         if DISPATCH.isdisjoint(lemmas):
             return False  # (the value says what was done: "booked", "emailed")
         lemmas, words = key.lemmas + lemmas, key.words + words
-    named = not LOGISTICS.isdisjoint(lemmas) or any(
-        w == "label" and i and words[i - 1] in LABELLED for i, w in enumerate(words)
+    named = not LOGISTICS.isdisjoint(lemmas) or (
+        "label" in words
+        and any(w == "label" and i and words[i - 1] in LABELLED for i, w in enumerate(words))
     )
     if not named or DISPATCH.isdisjoint(lemmas):
         return False
@@ -801,6 +815,9 @@ HOMES = wordset("home house address place door flat apartment")
 """Where a visit goes ("a technician will come to your home")."""
 GIVEN_CALL = lemmaset("give")
 """A call as a thing given ("we'll give you a phone call tomorrow", "a ring")."""
+VISIT_CUES = VISITS | frozenset(PARTICLES) | {_COME}
+CALL_CUES = CALLS | GIVEN_CALL
+"""The lemmas a visit or a timed call needs (any other position is skipped)."""
 CALL_NOUNS = lemmaset("call ring")
 
 
@@ -825,8 +842,9 @@ def visit(clause: Clause) -> int | None:
     verb's position, or None."""
     lemmas, words = clause.lemmas, clause.words
     timed = not TIMES.isdisjoint(words)
-    for i, w in enumerate(lemmas):
-        after = words[i + 1 : i + 4]
+    cues = VISIT_CUES | CALL_CUES if timed else VISIT_CUES
+    for i in [i for i, w in enumerate(lemmas) if w in cues]:  # where a visit or call can be
+        w, after = lemmas[i], words[i + 1 : i + 4]
         acts = w in VISITS or (w in PARTICLES and not PARTICLES[w].isdisjoint(after))
         acts = acts or (w == _COME and after[:1] == ["to"] and not HOMES.isdisjoint(after))
         calls = timed and (

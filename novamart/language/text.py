@@ -96,6 +96,8 @@ _BULLET_IN_WORD = re.compile(r"(?<=[^\W\d_])\u2022(?=[^\W\d_])")
 _DASHED_PRICE = re.compile(r"(\d)\.-")
 _MARKDOWN = re.compile(r"\*\*|__|`+|^\s*#{1,6}\s*|^\s*(?:[-*+]|\d{1,2}[.)])\s+", re.M)
 _ID = r"\b[a-z]{1,5}-\d{2,}\b"
+_ID_POSSESSIVE = r"\b[a-z]{1,5}+-\d{2,}+\b"
+"""The same ids: letters are never a "-" and digits never a word's end, so nothing is retried."""
 _TOKEN = re.compile(
     rf"(?P<word>(?!(?:usd ?|eur ?) ?\d|{_ID})[a-z]+(?:'[a-z]+)?)"
     r"|(?P<money>(?:\$|usd ?|eur ?|€|£) ?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d\d(?!\d)"
@@ -355,6 +357,8 @@ class Phrases:
         "should" too)."""
         if among is None:
             return not self.firsts.isdisjoint(sequence)
+        if self.firsts.isdisjoint(among):
+            return False  # (most clauses: no set is built)
         sets = self._word_sets
         return any(words <= among for f in self.firsts.intersection(among) for words in sets[f])
 
@@ -380,8 +384,9 @@ def _money(raw: str) -> float:
     return float(digits) if digits and digits != "." else 0.0
 
 
-_SPLIT = re.compile(re.sub(r"\?P<\w+>", "?:", _TOKEN.pattern))
-"""The same tokens as _TOKEN, without groups: findall gives the token strings at C speed."""
+_SPLIT = re.compile(re.sub(r"\?P<\w+>", "?:", _TOKEN.pattern).replace(_ID, _ID_POSSESSIVE, 1))
+"""The same tokens as _TOKEN, without groups: findall gives the token strings at C speed (a
+word's look-ahead for an id gives up at once on a word that is none)."""
 _ANY_LETTERS = "[^\\W\\d_]"
 _TOKEN_ANY_SCRIPT = re.compile(
     _TOKEN.pattern.replace("[a-z]+(?:'[a-z]+)?", f"{_ANY_LETTERS}+(?:'{_ANY_LETTERS}+)?")
@@ -620,7 +625,12 @@ PAST_FORMS = frozenset(IRREGULAR)
 def has_verb(words: Sequence[str]) -> bool:
     """Whether the words hold a verb a clause can stand on: a finite one, or one in the past
     ("found", "pushed")."""
-    return any(w in FINITE or w in PAST_FORMS or (len(w) > 3 and w.endswith("ed")) for w in words)
+    return not _VERB_FORMS.isdisjoint(words) or any(map(_PAST_ED, words))
+
+
+_VERB_FORMS = FINITE | PAST_FORMS
+_PAST_ED = re.compile(r"(?s).{2,}ed").fullmatch
+"""A word of more than three letters ending in "ed" (called from C by map)."""
 
 
 def _finite(tokens: Sequence[Token]) -> bool:

@@ -103,8 +103,9 @@ class Typos:
     def respelt(self, text: str) -> tuple[str, list[str]]:
         """``text`` (lower case) with its misspelt claim words respelt, and the rewrites."""
         found = {}
+        known = self._meant  # (looked up here: most words were worked out before)
         for word in set(_WORD.findall(text)):
-            if (meant := self.meant(word)) is not None:
+            if (meant := known[word] if word in known else self.meant(word)) is not None:
                 found[word] = meant
         if not found:
             return text, []
