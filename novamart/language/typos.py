@@ -104,7 +104,7 @@ class Typos:
         """``text`` (lower case) with its misspelt claim words respelt, and the rewrites."""
         found = {}
         known = self._meant  # (looked up here: most words were worked out before)
-        for word in set(_WORD.findall(text)):
+        for word in dict.fromkeys(_WORD.findall(text)):  # first-seen order, not hash order
             if (meant := known[word] if word in known else self.meant(word)) is not None:
                 found[word] = meant
         if not found:
