@@ -379,6 +379,13 @@ class FactSchema(BaseModel):
         request to the next, and a shared record's hash is computed once). Anything the
         shortcut cannot read (an unknown kind, an unhashable or invalid value, too many
         members) is validated as a whole, so errors read as ``validate``'s."""
+        kinds = self._shared_records(raw)
+        return self.validate(raw) if kinds is None else self._linked(Facts(**kinds))
+
+    def _shared_records(self, raw: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Each kind of ``raw`` as its checked record (a list of them for a collection),
+        records shared through ``_records``; None when the shortcut cannot read ``raw``
+        (the caller then validates it whole, so its errors are ``validate``'s)."""
         try:
             kinds: dict[str, Any] = {}
             for kind, value in raw.items():
@@ -387,13 +394,10 @@ class FactSchema(BaseModel):
                 elif len(value) <= MAX_MEMBERS:
                     kinds[kind] = [self._record(kind, m) for m in value]
                 else:
-                    return self.validate(raw)
+                    return None
         except (KeyError, TypeError, AttributeError, ValidationError):
-            return self.validate(raw)
-        facts = Facts(**kinds)
-        self._check_links(facts)
-        facts._checked = self
-        return facts
+            return None
+        return kinds
 
     def _record(self, kind: str, raw: Mapping[str, Any]) -> FactRecord:
         model = self._kind_models[kind]
@@ -415,10 +419,7 @@ class FactSchema(BaseModel):
                 kinds[kind] = [m.model_dump() for m in members]
             elif value:
                 kinds[kind] = value.model_dump()
-        facts = Facts(**kinds)
-        self._check_links(facts)
-        facts._checked = self
-        return facts
+        return self._linked(Facts(**kinds))
 
     def updated(self, facts: Facts, kinds: Mapping[str, Any]) -> Facts:
         """``facts`` with the kinds of ``kinds`` (untyped, as ``validate`` takes them) put in
@@ -427,8 +428,11 @@ class FactSchema(BaseModel):
         on a case: the request and the members it selects)."""
         if facts._checked is not self:
             return self.validate({**facts.as_dict(), **kinds})
-        checked = self._model.model_validate(kinds)
         merged: dict[str, Any] = {**facts._kinds, **facts._many}
+        shared = self._shared_records(kinds)  # a request's records recur call after call
+        if shared is not None:
+            return self._linked(Facts(**{**merged, **shared}))
+        checked = self._model.model_validate(kinds)
         for kind in kinds:
             value = getattr(checked, kind)
             if value is None:
@@ -440,10 +444,13 @@ class FactSchema(BaseModel):
                 merged[kind] = value.model_dump()
             else:
                 merged.pop(kind, None)
-        result = Facts(**merged)
-        self._check_links(result)
-        result._checked = self
-        return result
+        return self._linked(Facts(**merged))
+
+    def _linked(self, facts: Facts) -> Facts:
+        """``facts``, their links checked, marked as checked by this schema."""
+        self._check_links(facts)
+        facts._checked = self
+        return facts
 
     def check(self, facts: Facts) -> Facts:
         """``facts`` built in code, checked the same way (and defaults filled in); facts this
