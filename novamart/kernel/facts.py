@@ -383,13 +383,6 @@ class FactSchema(BaseModel):
         request to the next, and a shared record's hash is computed once). Anything the
         shortcut cannot read (an unknown kind, an unhashable or invalid value, too many
         members) is validated as a whole, so errors read as ``validate``'s."""
-        kinds = self._shared_records(raw)
-        return self.validate(raw) if kinds is None else self._linked(Facts(**kinds))
-
-    def _shared_records(self, raw: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Each kind of ``raw`` as its checked record (a list of them for a collection),
-        records shared through ``_records``; None when the shortcut cannot read ``raw``
-        (the caller then validates it whole, so its errors are ``validate``'s)."""
         try:
             kinds: dict[str, Any] = {}
             for kind, value in raw.items():
@@ -398,10 +391,13 @@ class FactSchema(BaseModel):
                 elif len(value) <= MAX_MEMBERS:
                     kinds[kind] = [self._record(kind, m) for m in value]
                 else:
-                    return None
+                    return self.validate(raw)
         except (KeyError, TypeError, AttributeError, ValidationError):
-            return None
-        return kinds
+            return self.validate(raw)
+        facts = Facts(**kinds)
+        self._check_links(facts)
+        facts._checked = self
+        return facts
 
     def _record(self, kind: str, raw: Mapping[str, Any]) -> FactRecord:
         model = self._kind_models[kind]
@@ -423,7 +419,10 @@ class FactSchema(BaseModel):
                 kinds[kind] = [m.model_dump() for m in members]
             elif value:
                 kinds[kind] = value.model_dump()
-        return self._linked(Facts(**kinds))
+        facts = Facts(**kinds)
+        self._check_links(facts)
+        facts._checked = self
+        return facts
 
     def updated(self, facts: Facts, kinds: Mapping[str, Any], flag: Flag | None = None) -> Facts:
         """``facts`` with the kinds of ``kinds`` (untyped, as ``validate`` takes them) put in
@@ -432,19 +431,16 @@ class FactSchema(BaseModel):
         on a case: the request and the members it selects). ``flag`` (kind, field, ids): that
         collection's members with their true/false ``field`` set, true for the ids named; on
         checked facts they are checked by construction (a checked member and a bool in a
-        bool field), so a call's selection validates nothing."""
+        bool field), so a call's selection validates no member again."""
         if flag is not None and (facts._checked is not self or not self._flaggable(flag)):
             raw = [dict(m) for m in self._flagged(facts, flag)]
             return self.updated(facts, {**kinds, flag[0]: raw})
         if facts._checked is not self:
             return self.validate({**facts.as_dict(), **kinds})
+        checked = self._model.model_validate(kinds)
         merged: dict[str, Any] = {**facts._kinds, **facts._many}
         if flag is not None:
             merged[flag[0]] = self._flagged(facts, flag)
-        shared = self._shared_records(kinds)  # a request's records recur call after call
-        if shared is not None:
-            return self._linked(Facts(**{**merged, **shared}))
-        checked = self._model.model_validate(kinds)
         for kind in kinds:
             value = getattr(checked, kind)
             if value is None:
@@ -456,7 +452,10 @@ class FactSchema(BaseModel):
                 merged[kind] = value.model_dump()
             else:
                 merged.pop(kind, None)
-        return self._linked(Facts(**merged))
+        result = Facts(**merged)
+        self._check_links(result)
+        result._checked = self
+        return result
 
     def _flaggable(self, flag: Flag) -> bool:
         """Whether ``flag`` names a true/false field of a collection kind."""
@@ -468,12 +467,6 @@ class FactSchema(BaseModel):
         kind, field, ids = flag
         key = self.kinds[kind].id_field
         return [FactRecord({**m, field: m[key] in ids}) for m in facts.collection(kind) or ()]
-
-    def _linked(self, facts: Facts) -> Facts:
-        """``facts``, their links checked, marked as checked by this schema."""
-        self._check_links(facts)
-        facts._checked = self
-        return facts
 
     def check(self, facts: Facts) -> Facts:
         """``facts`` built in code, checked the same way (and defaults filled in); facts this
