@@ -71,9 +71,12 @@ class ExprTest:
 
     expr: Expr
     _hash: int = field(init=False, repr=False, compare=False)
+    _limit: int | float | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash(self.expr))
+        found = _plain_numbers(self.expr)  # a reason's {limit} asks for it every render
+        object.__setattr__(self, "_limit", found[0].value if len(found) == 1 else None)
 
     def __hash__(self) -> int:  # decisions key their caches by test: hash the tree once
         return self._hash
@@ -116,8 +119,7 @@ class ExprTest:
         """The one number it compares with, when exactly one plain number is written in it
         (``all item where item.selected: item.days <= 30`` has 30): what ``{limit}`` says and
         a policy variant may move; None when it has none or several."""
-        found = _plain_numbers(self.expr)
-        return found[0].value if len(found) == 1 else None
+        return self._limit
 
     def with_limit(self, value: int | float) -> ExprTest:
         """The same test comparing with ``value`` instead of its ``limit``."""

@@ -319,6 +319,10 @@ class Facts:
         return f"Facts({self.as_dict()!r})"
 
 
+Flag = tuple[str, str, Collection[str]]
+"""A collection kind, one of its true/false fields, and the ids of the members it is true of."""
+
+
 class FactSchema(BaseModel):
     """The declared fact vocabulary of one rulebook, with strict validators built from it."""
 
@@ -420,15 +424,23 @@ class FactSchema(BaseModel):
         facts._checked = self
         return facts
 
-    def updated(self, facts: Facts, kinds: Mapping[str, Any]) -> Facts:
+    def updated(self, facts: Facts, kinds: Mapping[str, Any], flag: Flag | None = None) -> Facts:
         """``facts`` with the kinds of ``kinds`` (untyped, as ``validate`` takes them) put in
         their place, checked: what validating the whole would give, but when this schema
         checked ``facts`` already only the kinds given are validated again (a call's request
-        on a case: the request and the members it selects)."""
+        on a case: the request and the members it selects). ``flag`` (kind, field, ids): that
+        collection's members with their true/false ``field`` set, true for the ids named; on
+        checked facts they are checked by construction (a checked member and a bool in a
+        bool field), so a call's selection validates no member again."""
+        if flag is not None and (facts._checked is not self or not self._flaggable(flag)):
+            raw = [dict(m) for m in self._flagged(facts, flag)]
+            return self.updated(facts, {**kinds, flag[0]: raw})
         if facts._checked is not self:
             return self.validate({**facts.as_dict(), **kinds})
         checked = self._model.model_validate(kinds)
         merged: dict[str, Any] = {**facts._kinds, **facts._many}
+        if flag is not None:
+            merged[flag[0]] = self._flagged(facts, flag)
         for kind in kinds:
             value = getattr(checked, kind)
             if value is None:
@@ -444,6 +456,17 @@ class FactSchema(BaseModel):
         self._check_links(result)
         result._checked = self
         return result
+
+    def _flaggable(self, flag: Flag) -> bool:
+        """Whether ``flag`` names a true/false field of a collection kind."""
+        spec = self.kinds.get(flag[0])
+        field = None if spec is None else spec.fields.get(flag[1])
+        return spec is not None and spec.many and field is not None and field.type == "bool"
+
+    def _flagged(self, facts: Facts, flag: Flag) -> list[FactRecord]:
+        kind, field, ids = flag
+        key = self.kinds[kind].id_field
+        return [FactRecord({**m, field: m[key] in ids}) for m in facts.collection(kind) or ()]
 
     def check(self, facts: Facts) -> Facts:
         """``facts`` built in code, checked the same way (and defaults filled in); facts this

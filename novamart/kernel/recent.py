@@ -11,6 +11,8 @@ from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+_MISSING = object()
+"""What ``get`` finds for a key not kept (a value may be None)."""
 
 
 class RecentlyUsed(Generic[K, V]):
@@ -28,9 +30,10 @@ class RecentlyUsed(Generic[K, V]):
 
     def get(self, key: K, build: Callable[[], V]) -> V:
         with self._lock:
-            if key in self._entries:
+            found = self._entries.get(key, _MISSING)  # a key hashed twice, not thrice
+            if found is not _MISSING:
                 self._entries.move_to_end(key)
-                return self._entries[key]
+                return found  # type: ignore[return-value]
         value = build()
         with self._lock:
             self.misses += 1

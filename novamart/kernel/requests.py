@@ -77,12 +77,8 @@ def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1)
             request[name] = checked
     if declared.arguments:
         raw[REQUEST_KIND] = request
-    if declared.selects is not None:
-        key = rulebook.facts.kinds[declared.selects].id_field
-        raw[declared.selects] = [
-            {**m, SELECTED: m[key] in chosen} for m in facts.collection(declared.selects) or ()
-        ]
-    return rulebook.facts.updated(facts, raw)
+    selects = None if declared.selects is None else (declared.selects, SELECTED, chosen)
+    return rulebook.facts.updated(facts, raw, selects)
 
 
 def _argument(name: str, spec: ArgumentSpec, value: Any, ids: list[str]) -> Any:
