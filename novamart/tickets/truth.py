@@ -466,15 +466,29 @@ NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "il", "dis")
 """Prefixes that turn a word round: refundable / non-refundable, available / unavailable."""
 
 
+def _across() -> dict[str, frozenset[str]]:
+    """Each word of ``OPPOSED`` -> every word on the other side of a pair it is in."""
+    found: dict[str, frozenset[str]] = {}
+    for pair in OPPOSED:
+        for side, other in (pair, pair[::-1]):
+            for word in side:
+                found[word] = found.get(word, frozenset()) | other
+    return found
+
+
+ACROSS = _across()
+
+
+@lru_cache(maxsize=65_536)
 def _opposite(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` say opposite things: on the two sides of ``OPPOSED``, or
     one the other with a negating prefix ("non-refundable", "unavailable", "impossible",
-    "disallowed"), or a "-less" / "-ful" pair."""
+    "disallowed"), or a "-less" / "-ful" pair. (Asked of every word pair of a fact and a
+    reply: the words recur, so each pair is worked out once.)"""
     if a == b:
         return False
-    for x, y in OPPOSED:
-        if (a in x and b in y) or (a in y and b in x):
-            return True
+    if b in ACROSS.get(a, ()):
+        return True
     for short, long in ((a, b), (b, a)):
         for prefix in NEGATING_PREFIXES:
             if long.startswith(prefix) and long[len(prefix) :].lstrip("-") == short:
