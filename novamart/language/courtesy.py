@@ -604,7 +604,7 @@ def _sentence_rude(words: list[str], lemmas: list[str], starts: frozenset[int]) 
     return False
 
 
-AWAY = frozenset({("go", "away"), ("back", "off"), ("get", "away")})
+AWAY = frozenset({("go", "away"), ("back", "off")})
 """Commands that send the customer off, unless they say from what: "go away from it and call
 emergency services" is a safety step, not a dismissal."""
 

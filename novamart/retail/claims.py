@@ -71,25 +71,17 @@ kernel's reasons are such: "only delivered orders take returns", "the card is $1
 
 ORDER_NAMED = re.compile(r"\bw\s?(\d{4,})\b", re.I)
 """An order's number in a clause as the reader gives it ("order w 1234567")."""
-FURTHER_ORDERS = re.compile(
-    r"\b(?:other|another|second|third|both|all|each|every|rest|remaining|two|three|several)\b"
-    r"(?:\s+\w+){0,3}?\s+orders?\b|\borders\b",
-    re.I,
-)
+FURTHER = r"\b(other|another|second|third|both|all|each|every|rest|remaining|two|three|several)\b"
+"""The words a clause about more than the thing in question opens with."""
+FURTHER_ORDERS = re.compile(rf"{FURTHER}(?:\s+\w+){{0,3}}?\s+orders?\b|\borders\b", re.I)
 """A clause about an order besides the one in question ("your other order", "both orders",
 "the rest of your orders", any "orders" in the plural)."""
-AT_LEAST = {"other": 2, "another": 2, "second": 2, "both": 2, "two": 2, "several": 2}
-AT_LEAST |= {"third": 3, "three": 3}
-"""How many orders a clause about further orders speaks of, at least, by the word it uses;
-any other ("all", "every", "the rest", "remaining", a bare plural) means every order of the
-customer's."""
-FURTHER_ITEMS = re.compile(
-    r"\b(other|another|second|third|both|all|each|every|rest|remaining|two|three|several)\b"
-    r"(?:\s+\w+){0,3}?\s+items?\b",
-    re.I,
-)
-"""A clause about items besides one: how many of an order's items it speaks of, as
-``AT_LEAST`` reads its word ("the other item": a second; "all items": every one)."""
+FURTHER_ITEMS = re.compile(rf"{FURTHER}(?:\s+\w+){{0,3}}?\s+items?\b", re.I)
+"""A clause about items besides one ("the other item", "all items")."""
+AT_LEAST = {"other": 2, "another": 2, "second": 2, "both": 2, "two": 2, "several": 2, "third": 3}
+AT_LEAST |= {"three": 3}
+"""How many orders or items such a clause speaks of, at least, by its word; any other ("all",
+"every", "the rest", "remaining", a bare plural) means every one."""
 WRITE_CLAIMED = "a write no tool made"
 """The kind of a clause asserting a resolution (not a decline) that no write carried out."""
 
