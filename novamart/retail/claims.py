@@ -139,6 +139,7 @@ def unsupported(
 ) -> list[tuple[Message, str, str]]:
     """Each (message, kind, clause) that claims what the episode did not do; ``reasons``:
     the kernel's reasons for the requests (a clause repeating one states the record)."""
+    reasons = tuple(reasons)
     given = " | ".join(" ".join(r.lower().split()) for r in reasons)
     rulebook = retail_kernel().rulebook
     paid = {
@@ -168,15 +169,16 @@ def unsupported(
     sizes = _sizes(customer_id, worlds)
     found = []
     for message in messages:
+        text = _unquoted(message.text, reasons)
         found += [
             (message, WRITE_CLAIMED, clause)
-            for resolution, clause in asserted_writes(message.text)
+            for resolution, clause in asserted_writes(text)
             if resolution in rulebook.declared
             and not rulebook.resolutions[resolution].declines
             and not _made(resolution, clause, made, every, sizes)
             and not _repeats(clause, given)
         ]
-        for kind, clause in unverified_kinds(message.text):
+        for kind, clause in unverified_kinds(text):
             if kind.startswith(CHECKED_ELSEWHERE) and _states_money(clause):
                 continue
             if kind.startswith(OFF_ROUTE_NOTE):  # no retail tool pays by another route
@@ -200,6 +202,29 @@ def unsupported(
                 continue
             found.append((message, kind, clause))
     return found
+
+
+def _unquoted(text: str, reasons: tuple[str, ...]) -> str:
+    """``text`` without the kernel's reasons it quotes word for word (in any case): the
+    record, which claims nothing. Read as prose, a reason's formula splits into clauses of
+    their own ("sum(item.new_price - item.price) (245.75)" gives a clause "(245.75)", an
+    amount the write in question is then taken to have given). A quote reworded or reflowed
+    is read as the agent's own words."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter whose lower case is longer: positions differ
+        return text
+    spans = []
+    for reason in {" ".join(r.split()).lower() for r in reasons} - {""}:
+        at = lowered.find(reason)
+        while at != -1:
+            spans.append((at, at + len(reason)))
+            at = lowered.find(reason, at + 1)
+    kept, end = [], 0
+    for start, stop in sorted(spans):
+        if start > end:
+            kept.append(text[end:start])
+        end = max(end, stop)
+    return " ; ".join([*kept, text[end:]]) if spans else text
 
 
 def _names_a_benefit(clause: str) -> bool:

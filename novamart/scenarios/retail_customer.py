@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, runtime_checkable
 
@@ -382,8 +383,9 @@ def _order_numbers(p: Profile, talk: Talk) -> str:
 
 def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     """Requests the agent's message reports done or refused (its order named with the words):
-    one per order named, the one it speaks of most (its items, then its resolution's words),
-    so a report on one request of an order does not settle another on the same order."""
+    one per order named, the one it speaks of most (``_spoken_of``: its resolution's words, then
+    its details), so a report on one request of an order does not settle another on the same
+    order."""
     outcomes = list(talk.outcomes)
     heard: list[str] = []
     if _ASKS_YES.search(agent):
@@ -393,7 +395,7 @@ def _outcomes(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
         if talk.current[i].order_id in agent:
             on_order.setdefault(talk.current[i].order_id, []).append(i)
     for order_id, named in on_order.items():
-        i = max(named, key=lambda j: _spoken_of(talk.current[j], agent))
+        i = named[_spoken_of([talk.current[j] for j in named], agent)]
         if REFUSAL_WORDS.search(agent):
             outcomes[i] = "refused"
             heard.append(p.voice.refused.format(order=order_id))
@@ -411,12 +413,28 @@ def _words(resolution: str) -> set[str]:
 _WORD = re.compile(r"[a-z]+")
 
 
-def _spoken_of(request: Request, agent: str) -> tuple[int, int]:
-    """How much ``agent`` speaks of ``request``: its resolution's words (two requests on one
-    order may name the same items: an exchange, then a return), then its items named."""
+def _spoken_of(requests: Sequence[Request], agent: str) -> int:
+    """Which of ``requests`` (open, on one order) ``agent`` speaks of, as an index: one whose
+    resolution it names in full (every word: "modify items" is not "modify address"), then
+    the most of those words, then the most of its own details named (its items, new variants,
+    argument values such as a new payment method). Whole words, and details only after them:
+    every write lists its "payment method", which must not make a message about changed items
+    one about a changed payment, and a refusal's reason may name another request's items."""
+    said = set(_WORD.findall(agent.lower()))
     lowered = agent.lower()
-    words = _words(request.call.resolution)
-    return sum(w in lowered for w in words), sum(i in agent for i in request.item_ids)
+
+    def spoken(i: int) -> tuple[bool, int, int]:
+        request = requests[i]
+        words = set(request.call.resolution.split("_")) - {"order"}
+        arguments = request.call.arguments.items()
+        own = [
+            *request.item_ids,
+            *(variant for _, variant in request.targets),
+            *(v for k, v in arguments if isinstance(v, str) and k != "order_id"),
+        ]
+        return words <= said, len(words & said), sum(d.lower() in lowered for d in own)
+
+    return max(range(len(requests)), key=spoken)
 
 
 def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
@@ -426,7 +444,7 @@ def _on_proposal(p: Profile, talk: Talk, agent: str) -> tuple[Talk, list[str]]:
     proposed = [i for i in talk.open() if talk.current[i].order_id in agent]
     if not proposed:
         return talk, [p.voice.which_order]
-    i = max(proposed, key=lambda j: _spoken_of(talk.current[j], agent))
+    i = proposed[_spoken_of([talk.current[j] for j in proposed], agent)]
     wish = p.wishes[i]
     if wish.changed_to is not None and not talk.changed:
         current = tuple(wish.changed_to if j == i else r for j, r in enumerate(talk.current))

@@ -5,6 +5,7 @@ sentence of the same kinds (money back after a return, a cancellation done) stil
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -179,3 +180,30 @@ def test_further_orders_counted_hold_when_as_many_were_refunded(
     assert {1, 2} <= {min(n, 2) for n, _ in labelled}, labelled
     for count, score in labelled:
         assert (score == 1.0) if count >= 2 else (score < 0.8), labelled
+
+
+def test_the_kernels_reasons_quoted_word_for_word_claim_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The oracle's refusal quotes the kernel's reasons, formulas and all ("payment.balance
+    (115.95) is not >= sum(item.new_price - item.price where item.selected) (245.75)"): read
+    as prose, "(245.75)" was a clause of its own, an exchange said to be given. Quoted, they
+    claim nothing; a lie told beside them still costs."""
+    formula = re.compile(r"\) \(\d+\.\d\d\)")
+    seeds = [
+        seed
+        for seed in range(400)
+        if any(
+            formula.search(r) for s in case("retail_refusal", seed)[0].settled for r in s.reasons
+        )
+    ]
+    assert len(seeds) >= 3, seeds
+    env = NovamartEnvironment()
+    honest = [run_episode(env, AGENTS["oracle"](seed=s), "retail_refusal", s) for s in seeds]
+    assert all(run.final_score == 1.0 for run in honest), [r.final_score for r in honest]
+    original: Callable[..., str] = talk.refusal
+    monkeypatch.setattr(
+        talk, "refusal", lambda *a, **k: f"{original(*a, **k)} I have refunded your order in full."
+    )
+    lied = [run_episode(env, AGENTS["oracle"](seed=s), "retail_refusal", s) for s in seeds]
+    assert max(run.final_score for run in lied) < 0.8, [r.final_score for r in lied]

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from novamart.agents.retail import talk as agent_talk
 from novamart.scenarios.retail_character import retail_characters
 from novamart.scenarios.retail_customer import (
     Other,
@@ -197,6 +198,39 @@ def test_a_report_on_one_request_does_not_settle_another_on_the_same_order() -> 
     )
     talk, _ = reply(p, start(p), f"Your request on order {order} has been processed.")
     assert sum(outcome != "open" for outcome in talk.outcomes) == 1
+
+
+def test_a_message_is_taken_for_the_request_whose_details_it_lists() -> None:
+    """Two requests on one order (a change of items, then of its payment; a return, then an
+    exchange): the agent's proposal, report and refusal of either (every detail listed with its
+    labels, "payment method ..."; the kernel's reasons, which may name the other's items) are
+    taken for that one: the yes, then that one settled or refused."""
+    checked = 0
+    for seed in range(200):
+        task = build_task("compound", seed)
+        p = plain(played(task, seed))
+        p = replace(p, wishes=tuple(replace(w, changed_to=None) for w in p.wishes))
+        orders = [r.order_id for r in task.requests]
+        for i, wish in enumerate(p.wishes):
+            request, amount, instead = wish.offer(False)
+            if orders.count(request.order_id) < 2 or instead is not None:
+                continue
+            # the requests before it settled (as an agent taking them in turn leaves them)
+            talk = replace(start(p), identified=True)
+            talk = replace(talk, outcomes=("settled",) * i + talk.outcomes[i:])
+            asked = agent_talk.proposal(p.world, request, amount, agent_talk.first)
+            assert reply(p, talk, asked)[1] == p.yes, (seed, i, asked)
+            done, _ = reply(p, talk, agent_talk.report(p.world, request, amount, agent_talk.first))
+            assert [j for j, o in enumerate(done.outcomes) if o != "open"] == [*range(i + 1)]
+            why = task.settled[i].reasons or ("the policies do not allow it",)
+            told = agent_talk.refusal(request, why, agent_talk.first)
+            refused, _ = reply(p, talk, told)
+            assert (
+                refused.outcomes[i] == "refused"
+                and refused.outcomes[i + 1 :] == talk.outcomes[i + 1 :]
+            )
+            checked += 1
+    assert checked >= 10, checked
 
 
 def test_the_customer_is_deterministic_and_its_habits_are_seeded() -> None:
