@@ -3,8 +3,9 @@
 Issue 20's bound is reset <= 5 ms. Per retail task, over fresh seeds (each task its own, so no
 world or case drawn before is reused): the first call of a seed (world, requests decided,
 customer drawn), the same with every kernel memo forgotten first (nothing any decision before
-prepared), and the second call of the seed (kept: a lookup). Beside them, measured in the same
-run, a seeded scenario of today's ``easy_refund`` task, as retail_report.py has it.
+prepared), and the second call of the seed (kept: a lookup); then the world alone of new seeds.
+Beside them, measured in the same run, a seeded scenario of today's ``easy_refund`` task, as
+retail_report.py has it.
 Run: PYTHONPATH=. .venv/bin/python bench/bench_retail_reset.py [seeds]
 """
 
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from novamart.kernel.decide import forget_decisions
 from novamart.scenarios.generator import build_scenario
 from novamart.scenarios.retail_customer import case
+from novamart.scenarios.retail_world import build_world
 from novamart.scenarios.tasks import RETAIL_TASKS
 
 FRESH = 1_000_000
@@ -53,6 +55,9 @@ def main(seeds: int = 100) -> None:
     for number, task in enumerate(RETAIL_TASKS):
         first, forgotten, kept = task_row(number, task, seeds)
         print(f"{task:<17} {first:8.2f} {forgotten:12.2f} {kept:8.3f}")
+    worlds = range((len(RETAIL_TASKS) + 1) * FRESH, (len(RETAIL_TASKS) + 1) * FRESH + seeds)
+    world = statistics.median(took_ms(lambda s=seed: build_world(s)) for seed in worlds)
+    print(f"the world alone (build_world of a new seed): {world:.2f} ms")
     reference = statistics.median(
         took_ms(lambda s=seed: build_scenario("easy_refund", 10_000 + s)) for seed in range(seeds)
     )

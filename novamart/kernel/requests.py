@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from novamart.kernel import effects, events
+from novamart.kernel.conditions import FieldTest
 from novamart.kernel.decide import grant_amount
 from novamart.kernel.decision import Decision, Grant
 from novamart.kernel.declared import GRANTED, ArgumentError, ArgumentSpec, Call, Step
@@ -180,6 +181,32 @@ def granted_status(rules: Granting, state: Facts, call: Call, number: int = 1) -
         return "carried out"
     declared = rules.rulebook.declared
     return "declined" if any(declared[r].declines for r in resolutions) else None
+
+
+def cannot_grant(rulebook: Rulebook, case: Facts, resolution: str) -> bool:
+    """Whether no policy can grant ``resolution`` on ``case`` (a request's case, before the
+    request is put in), told from one-field conditions alone: every policy granting it has
+    all its conditions to pass and one comparing a single fact's field with a literal that
+    fails on the case (an exchange of a pending order: ``order.status == delivered``). A
+    proof, never a guess: anything it cannot read (a request's field, a collection, an
+    expression, a policy that applies on any condition) proves nothing. For a caller that
+    tries many calls for a granted one, and can skip the ones proven not to be."""
+    schema = rulebook.facts
+    for policy in rulebook.policies.values():
+        if all(g.resolution != resolution for g in policy.grants):
+            continue
+        if policy.any_condition:
+            return False
+        fails = (
+            (value := case.value(t.kind, t.field)) is not None and not t.holds(value)
+            for c in policy.conditions
+            if isinstance(t := c.test, FieldTest)
+            and t.kind != REQUEST_KIND
+            and not schema.kinds[t.kind].many
+        )
+        if not any(fails):
+            return False
+    return True
 
 
 def carried_out(rulebook: Rulebook, state: Facts, call: Call, number: int = 1) -> Facts:

@@ -198,6 +198,9 @@ class Communication:
     told without its reason."""
 
 
+_told: Memo = {}
+
+
 def communication(
     best: Plan, plans: Iterable[Plan], world: World, customer_id: str, trail: Trail,
     *ends: World,
@@ -205,11 +208,31 @@ def communication(
     """The messages of ``trail`` graded for the requests of ``best``: 0 when none was sent,
     one is rude or one states an amount that none of ``plans`` (on ``world``) nor the
     customer's balances at the start or at ``ends`` give; else the mean of each request's
-    credit (reported when carried out; told and why when declined or refused)."""
+    credit (reported when carried out; told and why when declined or refused).
+
+    It reads the trail's messages and writes only: kept while they, the plans and the worlds
+    are the same objects (an episode is graded after every step; a look-up step adds
+    neither, and a trail keeps its messages' tuple until a message is sent)."""
+    plans = tuple(plans)
+    writes = tuple(s for s in trail.steps if s.kind == "write")
+    owners = (best, *plans, world, *ends, trail.messages, *writes)
+    extra = (len(plans), len(ends), customer_id)
+    return kept_for(
+        _told, owners, extra, lambda: _communication(best, plans, world, customer_id, trail, ends)
+    )
+
+
+def _communication(
+    best: Plan,
+    plans: tuple[Plan, ...],
+    world: World,
+    customer_id: str,
+    trail: Trail,
+    ends: tuple[World, ...],
+) -> Communication:
     sent = trail.messages
     if not sent:
         return Communication(0.0, (), ("no message to the customer",))
-    plans = tuple(plans)
     allowed = verifiable(plans, world, customer_id, *ends)
     reasons = [reason for p in plans for s in p.settled for reason in s.reasons]
     failed = [f"a rude message (step {m.step})" for m in rude(sent)[:1]] + [

@@ -31,6 +31,7 @@ from novamart.retail.diff import (
     order_fields,
 )
 from novamart.retail.trail import Trail
+from novamart.scenarios.kept import Memo, kept_for
 from novamart.scenarios.retail_requests import Settled
 from novamart.scenarios.retail_world import World
 
@@ -81,8 +82,24 @@ class Outcome:
         return frozenset(r for r in self.extra if r.customer_id != self.customer_id)
 
 
+_judged: Memo = {}
+
+
 def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome:
-    """The requests of ``best`` judged on ``final`` (and, for refusals, on what was said)."""
+    """The requests of ``best`` judged on ``final`` (and, for refusals, on what was said).
+    It reads the trail's writes and messages only: kept while they, the plan and the world
+    are the same objects (a look-up step changes none of them)."""
+    writes = tuple(s for s in trail.steps if s.kind == "write")
+    owners = (best, final, trail.messages, *writes)
+    return kept_for(
+        _judged,
+        owners,
+        (len(writes), customer_id),
+        lambda: _outcome(best, final, trail, customer_id),
+    )
+
+
+def _outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome:
     ending = flatten(final)
     escalated = {
         s.order_id

@@ -25,6 +25,7 @@ from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
 from novamart.kernel.requests import (
     Status,
+    cannot_grant,
     decide_call,
     granted_status,
     request_facts,
@@ -120,20 +121,21 @@ class RetailTask:
 
 
 def case_facts(
-    world: World, request: Request, events: dict[str, Any] | None = None
+    world: World, request: Request, events: dict[str, Any] | None = None, items: bool = True
 ) -> dict[str, Any]:
     """The kernel's case for ``request``: its order and items (each with the price and variant
-    asked for), the payment method it names (else the one that paid), the events."""
+    asked for; none without ``items``), the payment method it names (else the one that paid),
+    the events."""
     customer = world.customer(request.customer_id)
     order = customer.order(request.order_id)
     targets = dict(request.targets)
     payment = customer.payment(
         str(request.call.arguments.get("payment_method_id", order.paid_with))
     )
-    items = []
-    for item in order.items:
+    members = []
+    for item in order.items if items else ():
         target = targets.get(item.item_id)
-        items.append(
+        members.append(
             {
                 "item_id": item.item_id,
                 "order_id": order.order_id,
@@ -161,7 +163,7 @@ def case_facts(
             "address": order.address,
             "paid_with": order.paid_with,
         },
-        "item": items,
+        **({"item": members} if items else {}),
         "payment": {
             "payment_id": payment.payment_id,
             "method": payment.method,
@@ -459,6 +461,12 @@ class _Drawer:
                 ids = list(orders)
                 rng.shuffle(ids)
                 for order_id in sorted(ids, key=lambda i: i in used):
+                    # a grant wanted: the call's resolution, or the best answer asked for
+                    needs = outcome if by_optimum else resolution
+                    if (by_optimum or outcome == "carried out") and not candidates.grantable(
+                        needs, resolution, order_id
+                    ):
+                        continue  # proven not granted: deciding it could not make it fit
                     found = candidates.option(resolution, order_id, short=outcome == "refused")
                     if (
                         found is not None
@@ -536,6 +544,8 @@ class _Candidates:
     drawn: bool
     decided: dict[tuple[str, str, bool], _Candidate | None] = field(default_factory=dict)
     charged: dict[tuple[str, str], float | None] = field(default_factory=dict)
+    requests: dict[tuple[str, str], Request | None] = field(default_factory=dict)
+    records: dict[tuple[str, object], Facts] = field(default_factory=dict)
 
     def option(self, resolution: str, order_id: str, short: bool) -> _Candidate | None:
         short = short and self.drawn
@@ -554,9 +564,30 @@ class _Candidates:
         return self.decided[key]
 
     def request(self, resolution: str, order_id: str) -> Request | None:
-        order = self.state.customer(self.customer_id).order(order_id)
-        rng = random.Random(f"{self.stream}:{resolution}:{order_id}")
-        return self.drawer.request(self.state, self.customer_id, order, resolution, rng)
+        if (resolution, order_id) not in self.requests:
+            order = self.state.customer(self.customer_id).order(order_id)
+            rng = random.Random(f"{self.stream}:{resolution}:{order_id}")
+            drawn = self.drawer.request(self.state, self.customer_id, order, resolution, rng)
+            self.requests[resolution, order_id] = drawn
+        return self.requests[resolution, order_id]
+
+    def grantable(self, wanted: str, resolution: str, order_id: str) -> bool:
+        """Whether ``wanted`` may be granted on the candidate (of ``resolution`` on the order):
+        False when the kernel's one-field conditions prove that no policy grants it on the
+        case (``cannot_grant``: a fraction of a decision's cost), or when there is no such
+        candidate. The draw then skips it: a call is carried out, or a resolution is its
+        optimum, only when granted. Any name but a resolution's proves nothing."""
+        request = self.request(resolution, order_id)
+        if request is None:
+            return False
+        rulebook = retail_kernel(self.drawer.rules).rulebook
+        if wanted not in rulebook.resolutions:
+            return True
+        payment = request.call.arguments.get("payment_method_id")
+        if (order_id, payment) not in self.records:  # the case's records: no item is read
+            raw = case_facts(self.state, request, items=False)
+            self.records[order_id, payment] = rulebook.facts.built(raw)
+        return not cannot_grant(rulebook, self.records[order_id, payment], wanted)
 
     def amount(self, resolution: str, order_id: str) -> float | None:
         """What the candidate charges a gift card: the amount the kernel gives its write (the

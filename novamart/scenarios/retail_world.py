@@ -4,23 +4,24 @@ What a fact is (its fields, choice values, ranges, and how one field draws) is r
 retail rulebook's rules/retail/facts.yaml; how many of each the world holds and the catalogue
 from rules/retail/world/world.yaml. Nothing about the world is written in Python.
 
-As in novamart.scenarios.generator, every thing drawn (a product, a variant, a customer, an
-order, an item...) takes its own ``random.Random`` seeded with a string naming it (stable
-across machines and Python versions), and everything is
-walked in declaration or sorted order, never in hash or set order, so the world of a seed is
-the same everywhere (``World.digest`` pins it).
+The catalogue and each customer (with everything it holds) draw from a ``random.Random`` of
+their own, seeded with a string naming them (stable across machines and Python versions), and
+everything is walked in declaration or sorted order, never in hash or set order, so the world
+of a seed is the same everywhere (``World.digest`` pins it).
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import itertools
 import json
 import random
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -29,6 +30,8 @@ from novamart.kernel.facts import FactSchema, FieldSpec
 from novamart.scenarios import catalogue
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.tasks import RETAIL_DIR
+
+_T = TypeVar("_T")
 
 WORLD_FILE = Path("world") / "world.yaml"
 """Inside the retail rules folder: a subfolder, so the rulebook (which loads *.yaml) skips it."""
@@ -234,20 +237,42 @@ def _chance_draw(spec: FieldSpec, kind: str, field: str) -> float:
     return spec.draw.chance if spec.draw and spec.draw.chance is not None else 0.5
 
 
-_DRAWS = {"ident": _ident_draw, "choice": _choice_draw, "chance": _chance_draw}
+def _range_draw(spec: FieldSpec, kind: str, field: str) -> tuple[float, float] | None:
+    """The range a number draws from: its draw's range, else its declared range."""
+    bounds = spec.draw.range if spec.draw and spec.draw.range else spec.range
+    return None if bounds is None else (bounds[0], bounds[1])
+
+
+def _declared_range(spec: FieldSpec, kind: str, field: str) -> tuple[float, float] | None:
+    return None if spec.range is None else (spec.range[0], spec.range[1])
+
+
+_DRAWS = {
+    "ident": _ident_draw,
+    "choice": _choice_draw,
+    "chance": _chance_draw,
+    "range": _range_draw,
+    "declared": _declared_range,
+}
 
 
 class _Builder:
-    """Draws one world; ``rng(name)`` is the generator of one named thing (a product, a
-    variant, a customer, an address, a payment method, an order, an item), which draws that
-    thing's fields in declaration order: so a new field changes only its own kind's later
-    fields, and one generator per thing keeps a world's draw in a few milliseconds."""
+    """Draws one world: the catalogue from one generator, each customer (its addresses,
+    payment methods, orders and their items) from one of its own, seeded with a string
+    naming it (stable across machines and Python versions). A customer's draw is its own:
+    a new field or a longer draw changes that customer's later draws, never another's; and
+    thirteen generators, not one per thing, keep a world's draw under a millisecond.
+
+    Every draw takes ``random()`` (one C call) and scales it: ``randint``, ``choice`` and
+    ``choices`` cost several Python calls each, which a world makes a thousand times."""
 
     def __init__(self, seed: int, rules: RetailRules) -> None:
         self.seed = seed
         self.schema = retail_kernel(rules).rulebook.facts
         self.spec = world_spec(rules)
         self.shape = self.spec["world"]
+        self.cities = list(self.shape["cities"])
+        self.delivered = {s for s, i in self.shape["item_status"].items() if i == "delivered"}
         self.used: set[str] = set()  # identifiers given out (membership only, never iterated)
         self.draws: dict[tuple[str, str, str], Any] = {}
         """How each (kind, field) draws, read from facts.yaml once per world, not per thing."""
@@ -257,29 +282,45 @@ class _Builder:
 
     def _draw(self, how: str, kind: str, field: str) -> Any:
         key = (how, kind, field)
-        if key not in self.draws:
-            self.draws[key] = _DRAWS[how](_field(self.schema, kind, field), kind, field)
-        return self.draws[key]
+        try:
+            return self.draws[key]
+        except KeyError:
+            found = self.draws[key] = _DRAWS[how](_field(self.schema, kind, field), kind, field)
+            return found
 
     def world(self) -> World:
-        products = tuple(self._product(name, spec) for name, spec in self.spec["catalogue"].items())
+        catalogue_rng = self.rng("catalogue")
+        products = tuple(
+            self._product(name, spec, catalogue_rng)
+            for name, spec in self.spec["catalogue"].items()
+        )
         customers = tuple(self._customer(i, products) for i in range(self.shape["customers"]))
         return World(seed=self.seed, products=products, customers=customers)
 
     # ---- drawing one field as facts.yaml says ----
 
+    @staticmethod
+    def whole(rng: random.Random, low: int, high: int) -> int:
+        """A whole number from ``low`` to ``high``, both included."""
+        return low + int(rng.random() * (high - low + 1))
+
+    @staticmethod
+    def pick(rng: random.Random, values: Sequence[_T]) -> _T:
+        return values[int(rng.random() * len(values))]
+
     def ident(self, kind: str, field: str, rng: random.Random) -> str:
         """A new identifier of ``kind.field``, by its draw's prefix and digits."""
         prefix, low, high = self._draw("ident", kind, field)
+        span, used = high - low + 1, self.used
         while True:
-            found = f"{prefix}{rng.randint(low, high)}"
-            if found not in self.used:
-                self.used.add(found)
+            found = f"{prefix}{low + int(rng.random() * span)}"
+            if found not in used:
+                used.add(found)
                 return found
 
     def choice(self, kind: str, field: str, rng: random.Random) -> str:
         names, cumulative = self._draw("choice", kind, field)
-        return rng.choices(names, cum_weights=cumulative)[0]
+        return names[bisect.bisect(cumulative, rng.random() * cumulative[-1])]
 
     def chance(self, kind: str, field: str, rng: random.Random) -> bool:
         return rng.random() < self._draw("chance", kind, field)
@@ -287,41 +328,42 @@ class _Builder:
     def money(
         self, kind: str, field: str, rng: random.Random, bounds: tuple[float, float]
     ) -> float:
-        spec = _field(self.schema, kind, field)
+        declared = self._draw("declared", kind, field)
         lo, hi = bounds
-        if spec.range is not None:
-            lo, hi = max(lo, spec.range[0]), min(hi, spec.range[1])
-        cents = rng.randint(round(lo * 100), round(hi * 100))
-        return cents / 100
+        if declared is not None:
+            lo, hi = max(lo, declared[0]), min(hi, declared[1])
+        return self.whole(rng, round(lo * 100), round(hi * 100)) / 100
 
     def integer(self, kind: str, field: str, rng: random.Random) -> int:
         """A whole number within the field's draw range (else its declared range)."""
-        spec = _field(self.schema, kind, field)
-        bounds = spec.draw.range if spec.draw and spec.draw.range else spec.range
+        bounds = self._draw("range", kind, field)
         if bounds is None:
             raise ScenarioError(f"facts.yaml: {kind}.{field} needs a range to draw from")
-        return rng.randint(int(bounds[0]), int(bounds[1]))
+        return self.whole(rng, int(bounds[0]), int(bounds[1]))
 
     def count(self, name: str, rng: random.Random) -> int:
         lo, hi = self.shape[name]
-        return rng.randint(lo, hi)
+        return self.whole(rng, lo, hi)
 
     # ---- the catalogue ----
 
-    def _product(self, name: str, spec: dict[str, Any]) -> Product:
-        product_id = self.ident("product", "product_id", self.rng(f"product:{name}"))
+    def _product(self, name: str, spec: dict[str, Any], rng: random.Random) -> Product:
+        product_id = self.ident("product", "product_id", rng)
         options = spec["options"]
         combos = itertools.product(*(options[k] for k in options))
         variants = tuple(
-            self._variant(product_id, tuple(zip(options, combo, strict=True)), spec["price"])
+            self._variant(product_id, tuple(zip(options, combo, strict=True)), spec["price"], rng)
             for combo in combos
         )
         return Product(product_id=product_id, name=name, variants=variants)
 
     def _variant(
-        self, product_id: str, options: tuple[tuple[str, str], ...], price: list[float]
+        self,
+        product_id: str,
+        options: tuple[tuple[str, str], ...],
+        price: list[float],
+        rng: random.Random,
     ) -> Variant:
-        rng = self.rng(f"variant:{product_id}:{'/'.join(v for _, v in options)}")
         return Variant(
             variant_id=self.ident("variant", "variant_id", rng),
             product_id=product_id,
@@ -333,28 +375,26 @@ class _Builder:
     # ---- customers and their orders ----
 
     def _customer(self, number: int, products: tuple[Product, ...]) -> Customer:
-        stream = f"customer:{number}"
-        rng = self.rng(stream)
+        rng = self.rng(f"customer:{number}")
         while True:  # a name is unique in the world, so name and zip find one customer
-            first, last = rng.choice(catalogue.FIRST_NAMES), rng.choice(catalogue.LAST_NAMES)
+            first = self.pick(rng, catalogue.FIRST_NAMES)
+            last = self.pick(rng, catalogue.LAST_NAMES)
             if f"{first} {last}" not in self.used:
                 self.used.add(f"{first} {last}")
                 break
         addresses = tuple(
-            self._address(f"{stream}:address:{i}")
-            for i in range(self.count("addresses_per_customer", rng))
+            self._address(rng) for _ in range(self.count("addresses_per_customer", rng))
         )
         payments = tuple(
-            self._payment(f"{stream}:payment:{i}")
-            for i in range(self.count("payment_methods_per_customer", rng))
+            self._payment(rng) for _ in range(self.count("payment_methods_per_customer", rng))
         )
         orders = tuple(
-            self._order(f"{stream}:order:{i}", addresses, payments, products)
-            for i in range(self.count("orders_per_customer", rng))
+            self._order(rng, addresses, payments, products)
+            for _ in range(self.count("orders_per_customer", rng))
         )
-        handle = f"{first}.{last}{rng.randint(1, 9999)}".lower()
+        handle = f"{first}.{last}{self.whole(rng, 1, 9999)}".lower()
         customer_id = self.ident("customer", "customer_id", rng)
-        email = f"{handle}@{rng.choice(catalogue.MAIL_DOMAINS)}"
+        email = f"{handle}@{self.pick(rng, catalogue.MAIL_DOMAINS)}"
         return Customer(
             customer_id=customer_id,
             name=f"{first} {last}",
@@ -366,52 +406,49 @@ class _Builder:
             tier=self.choice("customer", "tier", rng),
         )
 
-    def _address(self, stream: str) -> Address:
-        rng = self.rng(stream)
-        cities = self.shape["cities"]
-        city = rng.choice(list(cities))
+    def _address(self, rng: random.Random) -> Address:
+        city = self.pick(rng, self.cities)
         return Address(
             address_id=self.ident("address", "address_id", rng),
-            line=f"{rng.randint(1, 999)} {rng.choice(self.shape['streets'])}",
+            line=f"{self.whole(rng, 1, 999)} {self.pick(rng, self.shape['streets'])}",
             city=city,
-            zip=f"{cities[city]}{rng.randint(0, 99):02d}",
+            zip=f"{self.shape['cities'][city]}{self.whole(rng, 0, 99):02d}",
         )
 
-    def _payment(self, stream: str) -> PaymentMethod:
-        rng = self.rng(stream)
+    def _payment(self, rng: random.Random) -> PaymentMethod:
         method = self.choice("payment", "method", rng)
-        balance_draw = _field(self.schema, "payment", "balance").draw
-        bounds = balance_draw.range if balance_draw and balance_draw.range else (0.0, 0.0)
+        bounds = self._draw("range", "payment", "balance") or (0.0, 0.0)
         balance = self.money("payment", "balance", rng, bounds) if method == "gift_card" else 0
         number = self.ident("payment", "payment_id", rng)
         return PaymentMethod(payment_id=f"{method}_{number}", method=method, balance=balance)
 
     def _order(
         self,
-        stream: str,
+        rng: random.Random,
         addresses: tuple[Address, ...],
         payments: tuple[PaymentMethod, ...],
         products: tuple[Product, ...],
     ) -> Order:
-        rng = self.rng(stream)
         status = self.choice("order", "status", rng)
+        # one delivery for all its items
+        days = self.integer("item", "days_since_delivery", rng) if status in self.delivered else 0
         items = tuple(
-            self._item(f"{stream}:item:{i}", status, products)
-            for i in range(self.count("items_per_order", rng))
+            self._item(rng, status, days, products)
+            for _ in range(self.count("items_per_order", rng))
         )
         order_id = self.ident("order", "order_id", rng)
-        address, paid_with = rng.choice(addresses).text(), rng.choice(payments).payment_id
-        if self.shape["item_status"][status] == "delivered":  # one delivery for all its items
-            days = self.integer("item", "days_since_delivery", rng)
-            items = tuple(replace(i, days_since_delivery=days) for i in items)
+        address = self.pick(rng, addresses).text()
+        paid_with = self.pick(rng, payments).payment_id
         return Order(
             order_id=order_id, status=status, address=address, paid_with=paid_with, items=items
         )
 
-    def _item(self, stream: str, order_status: str, products: tuple[Product, ...]) -> Item:
-        rng = self.rng(stream)
-        variant = rng.choice(rng.choice(products).variants)
-        delivered = self.shape["item_status"][order_status] == "delivered"
+    def _item(
+        self, rng: random.Random, order_status: str, days: int, products: tuple[Product, ...]
+    ) -> Item:
+        variants = products[int(rng.random() * len(products))].variants
+        variant = variants[int(rng.random() * len(variants))]
+        delivered = order_status in self.delivered
         return Item(
             item_id=self.ident("item", "item_id", rng),
             product_id=variant.product_id,
@@ -419,5 +456,6 @@ class _Builder:
             price=variant.price,
             status=self.shape["item_status"][order_status],
             final_sale=self.chance("item", "final_sale", rng),
+            days_since_delivery=days,
             defect_found=delivered and self.chance("item", "defect_found", rng),
         )

@@ -18,6 +18,7 @@ from novamart.scenarios.retail_requests import (
     Request,
     RetailTask,
     Settled,
+    has_amount,
     instead_of,
     settle,
     settle_all,
@@ -275,8 +276,8 @@ def proposal(settled: Settled) -> str:
         parts.append(f"for variants {', '.join(v for _, v in request.targets)}")
     if address := request.call.arguments.get("address"):
         parts.append(f"to {address}")
-    if settled.amount:
-        parts.append(f"for ${abs(settled.amount):.2f}")
+    if settled.amount is not None and has_amount(retail_kernel().rulebook, request.call.resolution):
+        parts.append(f"for ${abs(settled.amount):.2f}")  # $0.00 too: a variant of the same price
     if payment := request.call.arguments.get("payment_method_id"):
         parts.append(f"with payment method {payment}")
     return f"To confirm: {', '.join(parts)}. Shall I proceed?"
@@ -319,7 +320,7 @@ def converse(t: RetailTask, seed: int) -> Conversation | None:
         for _ in range(PROPOSALS):
             settled, after = settle(world, talk.current[i])
             if settled.status != "carried out":
-                refusals.append(settled)
+                refusals.append((i, settled))
                 break
             if talk.outcomes[i] != "open":
                 return None  # an earlier report on its order was taken for this one too
@@ -332,14 +333,19 @@ def converse(t: RetailTask, seed: int) -> Conversation | None:
             if talk.changed == changed:
                 return None  # it took the proposal for another request on the same order
             # a change of mind: propose the request as it is now
-    for settled in refusals:
-        if (given := instead(settled)) is not None:
-            offer = replace(settled, request=given)
-            if p.yes not in say(f"{report(settled).split('.')[0]}. {proposal(offer)}"):
+    for i, settled in refusals:
+        while (given := instead(settled)) is not None:
+            offer, changed = replace(settled, request=given), talk.changed
+            if p.yes in say(f"{report(settled).split('.')[0]}. {proposal(offer)}"):
+                writer.confirmed().write(given)
+                world = settle_all(world, [given])[1]
+                break
+            if talk.changed == changed:
                 return None  # it took the offer for another request on the same order
-            writer.confirmed().write(given)
-            world = settle_all(world, [given])[1]
-        elif settled.optimum == "escalate":
+            settled = settle(world, talk.current[i])[0]  # a change of mind: the offer anew
+            if settled.status == "carried out":
+                return None  # (the request as changed is granted: not a refusal any more)
+        if given is None and settled.optimum == "escalate":
             writer.write(settled.request, resolution="escalate")
         say(report(settled))
     return Conversation(talk.current, world, writer.trail, talk.closed)

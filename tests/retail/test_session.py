@@ -107,8 +107,15 @@ def test_a_write_needs_the_yes_to_its_own_details() -> None:
     assert code(again) == "not_allowed"
 
 
+def _with_items_not_asked_for(seed: int) -> bool:
+    task = case("retail_return", seed)[0]
+    request = task.settled[0].request
+    order = task.world.customer(task.customer_id).order(request.order_id)
+    return task.settled[0].status == "carried out" and len(order.items) > len(request.item_ids)
+
+
 def test_a_yes_to_one_write_does_not_license_another() -> None:
-    s = session()
+    s = session(seed=next(seed for seed in range(100) if _with_items_not_asked_for(seed)))
     authenticate(s)
     request = first_request(s)
     run(s, "respond_to_customer", message=listing(s, request))
@@ -116,7 +123,6 @@ def test_a_yes_to_one_write_does_not_license_another() -> None:
     tool, arguments = write_arguments(s, request)
     order = s.world.customer(s.task.customer_id).order(request.order_id)
     others = [i.item_id for i in order.items if i.item_id not in request.item_ids]
-    assert others, "the pinned case's order holds an item not asked for"
     assert code(run(s, tool, **{**arguments, "item_ids": others})) == "not_allowed"
     assert s.world == s.task.world
 

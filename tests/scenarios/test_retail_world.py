@@ -14,7 +14,7 @@ import yaml
 from novamart.kernel.examples import run_examples
 from novamart.scenarios.retail_world import RETAIL_DIR, RetailRules, build_world, retail_kernel
 
-SEED_0_DIGEST = "ef613c3555bb0e1bb947b9cdc2948b3c8676fdf4e63cf1807a0ae4e0a66034ae"
+SEED_0_DIGEST = "f71061ce9049a529fd7f955cf8b6fc3bac38091869627ecfd5cf2011f0c75b36"
 ROOT = Path(__file__).resolve().parents[2]
 
 
