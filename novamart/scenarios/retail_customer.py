@@ -420,8 +420,8 @@ def _spoken_of(requests: Sequence[Request], agent: str) -> int:
     argument values such as a new payment method). Whole words, and details only after them:
     every write lists its "payment method", which must not make a message about changed items
     one about a changed payment, and a refusal's reason may name another request's items."""
-    said = set(_WORD.findall(agent.lower()))
     lowered = agent.lower()
+    said = set(_WORD.findall(lowered))
 
     def spoken(i: int) -> tuple[bool, int, int]:
         request = requests[i]

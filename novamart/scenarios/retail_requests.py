@@ -545,23 +545,36 @@ class _Candidates:
     decided: dict[tuple[str, str, bool], _Candidate | None] = field(default_factory=dict)
     charged: dict[tuple[str, str], float | None] = field(default_factory=dict)
     requests: dict[tuple[str, str], Request | None] = field(default_factory=dict)
-    records: dict[tuple[str, object], Facts] = field(default_factory=dict)
+    states: dict[tuple[str, str, bool], World] = field(default_factory=dict)
+    records: dict[tuple[int, str, object], Facts] = field(default_factory=dict)
+    """The records a proof reads, by world (its id: each is held in ``states`` or is
+    ``state``), order and payment method named."""
 
     def option(self, resolution: str, order_id: str, short: bool) -> _Candidate | None:
         short = short and self.drawn
         key = (resolution, order_id, short)
         if key not in self.decided:
             request = self.request(resolution, order_id)
+            self.decided[key] = (
+                None
+                if request is None
+                else self.decide(self.decided_on(request, resolution, order_id, short), request)
+            )
+        return self.decided[key]
+
+    def decided_on(self, request: Request, resolution: str, order_id: str, short: bool) -> World:
+        """The world the candidate is decided on: the task's, or, with ``drawn``, the one
+        whose paying gift card has the balance drawn for it (kept: one world per key)."""
+        key = (resolution, order_id, short)
+        if key not in self.states:
             amount = self.amount(resolution, order_id) if self.drawn else None
-            if request is None:
-                self.decided[key] = None
-            elif amount is None:
-                self.decided[key] = self.decide(self.state, request)
+            if amount is None:
+                self.states[key] = self.state
             else:
                 rng = random.Random(f"{self.stream}:{resolution}:{order_id}:balance:{short}")
                 balance = _drawn_balance(self.balance(), amount, short, rng)
-                self.decided[key] = self.decide(self.with_balance(request, balance), request)
-        return self.decided[key]
+                self.states[key] = self.with_balance(request, balance)
+        return self.states[key]
 
     def request(self, resolution: str, order_id: str) -> Request | None:
         if (resolution, order_id) not in self.requests:
@@ -583,11 +596,12 @@ class _Candidates:
         rulebook = retail_kernel(self.drawer.rules).rulebook
         if wanted not in rulebook.resolutions:
             return True
-        payment = request.call.arguments.get("payment_method_id")
-        if (order_id, payment) not in self.records:  # the case's records: no item is read
-            raw = case_facts(self.state, request, items=False)
-            self.records[order_id, payment] = rulebook.facts.built(raw)
-        return not cannot_grant(rulebook, self.records[order_id, payment], wanted)
+        # the case's records (no item is read) on the world option() decides it on
+        state = self.decided_on(request, resolution, order_id, short=False)
+        key = (id(state), order_id, request.call.arguments.get("payment_method_id"))
+        if key not in self.records:
+            self.records[key] = rulebook.facts.built(case_facts(state, request, items=False))
+        return not cannot_grant(rulebook, self.records[key], wanted)
 
     def amount(self, resolution: str, order_id: str) -> float | None:
         """What the candidate charges a gift card: the amount the kernel gives its write (the

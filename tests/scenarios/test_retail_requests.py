@@ -261,19 +261,24 @@ def _every_call(world: World, customer_id: str) -> list[Request]:
 
 def test_a_call_proven_not_granted_is_never_granted() -> None:
     """``cannot_grant`` (which lets the draw skip deciding most of the calls it tries for a
-    grant) is a proof: a call it rules out on its case is never carried out by the kernel;
-    and it rules out a good share of the calls that are not (an exchange of a pending order,
-    a cancellation of a delivered one)."""
+    grant or a best answer) is a proof: a call it rules out on its case is never carried out
+    by the kernel, and no resolution it rules out is the call's best answer; and it rules out
+    a good share of the calls that are not granted (an exchange of a pending order, a
+    cancellation of a delivered one)."""
     kernel = retail_kernel()
+    resolutions = tuple(kernel.rulebook.resolutions)
     proven = not_granted = granted = 0
     for seed in range(40):
         world = build_world(seed)
         for customer in world.customers[:4]:
             for request in _every_call(world, customer.customer_id):
                 case = kernel.rulebook.facts.built(case_facts(world, request))
-                status = settle(world, request)[0].status
+                settled = settle(world, request)[0]
+                status = settled.status
                 ruled_out = cannot_grant(kernel.rulebook, case, request.call.resolution)
                 assert not (ruled_out and status == "carried out"), request
+                best = settled.optimum
+                assert best not in resolutions or not cannot_grant(kernel.rulebook, case, best)
                 granted += status == "carried out"
                 not_granted += status != "carried out"
                 proven += ruled_out
