@@ -1,7 +1,7 @@
 """Benchmark: what a new retail case's draw costs once the kernel's engine memo is warm (a
 server some hundreds of resets in), per task: the median wall and CPU time of ``case(task,
 seed)`` on new seeds, and per case how many candidates' status the draw asked the grants for
-(``granted_status``), how many calls it decided in full (``decide_call``) and how many engine
+(``granted_status``), how many calls it decided (``settle_call``) and how many engine
 runs it missed. CPU time is steadier than wall time on shared cores.
 Run: PYTHONPATH=. .venv/bin/python bench/bench_retail_draw.py [warm] [seeds]
 """
@@ -35,7 +35,7 @@ def counted(name: str) -> None:
 
 
 def main(warm: int = 300, seeds: int = 100) -> None:
-    for name in ("granted_status", "decide_call"):
+    for name in ("granted_status", "settle_call"):
         counted(name)
     print(f"{'task':<19} {'wall':>6} {'cpu':>6} {'status':>7} {'decided':>8} {'engine':>7}")
     for number, task in enumerate(RETAIL_TASKS):
@@ -52,7 +52,7 @@ def main(warm: int = 300, seeds: int = 100) -> None:
             cpu.append(time.process_time() - start_cpu)
         print(
             f"{task:<19} {statistics.median(wall) * 1000:6.2f} {statistics.median(cpu) * 1000:6.2f}"
-            f" {CALLS['granted_status'] / seeds:7.1f} {CALLS['decide_call'] / seeds:8.1f}"
+            f" {CALLS['granted_status'] / seeds:7.1f} {CALLS['settle_call'] / seeds:8.1f}"
             f" {(ENGINE_RUNS.misses - misses) / seeds:7.2f}   (ms median; calls per case)"
         )
 

@@ -17,7 +17,7 @@ import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,7 @@ class CompiledRulebook:
             ruleset_name(rulebook), compile_rulebook(rulebook), derived_fact_ids(rulebook)
         )
         self.decide = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide)
+        self.decide_about = functools.lru_cache(maxsize=MEMO_SIZE)(self._decide_about)
         self._tested = engine_fields(rulebook)
         self._tests = tuple(
             c.test
@@ -132,6 +133,13 @@ class CompiledRulebook:
         self._runs: RecentlyUsed[Facts, tuple[Derived, Decided]] = RecentlyUsed(RUNS_KEPT)
         self._granting: dict[frozenset[str], frozenset[str]] = {}
         """The resolutions granted, by the set of policies granting (``_grants``)."""
+        self._granters = {
+            r: tuple(
+                p for p in rulebook.policies.values() if any(g.resolution == r for g in p.grants)
+            )
+            for r in rulebook.resolutions
+        }
+        """The policies that can grant each resolution, in the rulebook's order."""
 
     @property
     def version(self) -> str:
@@ -139,12 +147,20 @@ class CompiledRulebook:
         return self.rulebook.version
 
     def _decide(self, facts: Facts) -> Decision:
+        return self._decision(facts, self.rulebook.policies.values())
+
+    def _decide_about(self, facts: Facts, resolution: str) -> Decision:
+        """``decide(facts)`` with the verdicts of the policies that can grant ``resolution``
+        only: all a call's outcome reads of them (its reasons, the tools it waits on), for a
+        caller that keeps the outcome, not the decision (a task's draw decides many calls, and
+        the other policies' reasons were most of a decision's cost)."""
+        return self._decision(facts, self._granters.get(resolution, ()))
+
+    def _decision(self, facts: Facts, explained: Iterable[Policy]) -> Decision:
+        """The decision on ``facts``: every grant, and the verdicts of the ``explained``."""
         facts = self.rulebook.facts.check(facts)  # strict types first (hazard 7)
         statuses, granted, open_ = self._derive(facts)
-        verdicts = {
-            p.name: self._verdict(p, facts, statuses, granted, open_)
-            for p in self.rulebook.policies.values()
-        }
+        verdicts = {p.name: self._verdict(p, facts, statuses, granted, open_) for p in explained}
         overriding = self._overriding(granted)
         if overriding:
             granted = {p.name for p in overriding}
@@ -488,6 +504,9 @@ class PolicyKernel:
 
     def granted(self, facts: Facts) -> frozenset[str]:
         return self._active.granted(facts)
+
+    def decide_about(self, facts: Facts, resolution: str) -> Decision:
+        return self._active.decide_about(facts, resolution)
 
     def snapshot(self) -> CompiledRulebook:
         """The current version, to pin: an episode keeps deciding on the version it

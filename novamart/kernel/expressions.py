@@ -54,8 +54,16 @@ class ExpressionError(ValueError):
 # ---- the tree ----------------------------------------------------------------------------
 
 
+class _Node:
+    """A node of the tree; it keeps the closures it is evaluated by (``_code``) beside its
+    fields, and leaves them out when pickled (another process compiles them anew)."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in (VALUE, TRUTH)}
+
+
 @dataclass(frozen=True)
-class Ref:
+class Ref(_Node):
     kind: str
     field: str
 
@@ -68,7 +76,7 @@ class Ref:
 
 
 @dataclass(frozen=True)
-class Const:
+class Const(_Node):
     value: Value  # int, float, Decimal (a percentage), str, bool, or a tuple (a list)
     text: str
     evaluated: Value = field(init=False, compare=False, repr=False)
@@ -86,7 +94,7 @@ class Const:
 
 
 @dataclass(frozen=True)
-class Arith:
+class Arith(_Node):
     op: str  # + - * /
     left: Expr
     right: Expr
@@ -96,7 +104,7 @@ class Arith:
 
 
 @dataclass(frozen=True)
-class Neg:
+class Neg(_Node):
     operand: Expr
 
     def __str__(self) -> str:
@@ -104,7 +112,7 @@ class Neg:
 
 
 @dataclass(frozen=True)
-class Compare:
+class Compare(_Node):
     op: str  # == != < <= > >= in, not in
     left: Expr
     right: Expr
@@ -114,7 +122,7 @@ class Compare:
 
 
 @dataclass(frozen=True)
-class Logic:
+class Logic(_Node):
     op: str  # and, or
     operands: tuple[Expr, ...]
 
@@ -123,7 +131,7 @@ class Logic:
 
 
 @dataclass(frozen=True)
-class Not:
+class Not(_Node):
     operand: Expr
 
     def __str__(self) -> str:
@@ -131,7 +139,7 @@ class Not:
 
 
 @dataclass(frozen=True)
-class Implies:
+class Implies(_Node):
     condition: Expr
     then: Expr
 
@@ -140,7 +148,7 @@ class Implies:
 
 
 @dataclass(frozen=True)
-class Quantified:
+class Quantified(_Node):
     """``all``/``any`` member of a collection holds ``body``; ``count`` of the members, or
     ``sum`` of ``body`` over them; ``where`` selects the members first."""
 
@@ -617,30 +625,15 @@ def value_of(node: Expr, lookup: Lookup) -> Value:
     """The value of an arithmetic (or single) expression; None while a field is unknown,
     and a ZeroDivisionError for a division by zero."""
     try:
-        return _value(node, lookup)
+        return _code(node, VALUE)(lookup, ())
     except _Unknown:
         return None
 
 
-def _value(node: Expr, lookup: Lookup) -> Value:
-    if isinstance(node, Ref):
-        observed = lookup.value(node.kind, node.field)
-        if observed is None:
-            raise _Unknown
-        return _decimal(observed)
-    if isinstance(node, Const):
-        return node.evaluated
-    if isinstance(node, Neg):
-        return -_value(node.operand, lookup)
-    if isinstance(node, Quantified):
-        return _aggregate(node, lookup)
-    if isinstance(node, Arith):
-        a, b = _value(node.left, lookup), _value(node.right, lookup)
-        try:
-            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else a / b
-        except (DivisionByZero, InvalidOperation):
-            raise ZeroDivisionError(f"{node} divides by zero") from None
-    raise TypeError(f"not a value: {node}")
+def holds(node: Expr, lookup: Lookup) -> bool | None:
+    """Whether the test holds: True, False, or None while it cannot be told. A division by
+    zero makes its comparison fail (what cannot be computed is never granted)."""
+    return _code(node, TRUTH)(lookup, ())
 
 
 class Bound:
@@ -666,41 +659,6 @@ def _members(node: Quantified, env: Env) -> list[tuple[bool | None, Bound]]:
     return [(True if node.where is None else holds(node.where, b), b) for b in bound]
 
 
-def _aggregate(node: Quantified, env: Env) -> Value:
-    """count or sum: unknown while any member's selection or summed value is."""
-    total = Decimal(0)
-    for selected, member in _members(node, env):
-        if selected is None:
-            raise _Unknown
-        if selected:
-            total += 1 if node.op == "count" else _value(node.body, member)  # type: ignore[arg-type]
-    return total
-
-
-def _quantify(node: Quantified, env: Env) -> bool | None:
-    assert node.body is not None
-    body = node.body
-    try:
-        members = _members(node, env)
-    except _Unknown:
-        return None
-    # all: every selected member holds ((not selected) or body), a False member decides;
-    # any: some selected member holds (selected and body), a True member decides. A member
-    # whose selection is unknown cannot decide, only leave the answer unknown.
-    decisive = node.op != "all"
-    unknown = False
-    for selected, member in members:
-        if selected is False:
-            continue
-        value = holds(body, member)
-        if selected is None and value is decisive:
-            value = None
-        if value is decisive:
-            return decisive
-        unknown |= value is None
-    return None if unknown else not decisive
-
-
 def _decimal(value: Value) -> Value:
     """Numbers as decimals (from their shortest text, as money.cents reads them)."""
     if type(value) in (int, float):
@@ -719,39 +677,215 @@ def _from_text(value: float) -> Decimal:
     return Decimal(str(value))
 
 
-def holds(node: Expr, lookup: Lookup) -> bool | None:
-    """Whether the test holds: True, False, or None while it cannot be told. A division by
-    zero makes its comparison fail (what cannot be computed is never granted)."""
+# ---- compiling -----------------------------------------------------------------------------
+#
+# An expression is evaluated by closures built from its tree once (a tree walk dispatching on
+# each node's type cost most of a decision's kernel conditions). Each closure takes the
+# environment and the members bound by the quantifiers around it, innermost last: a field of
+# a kind a quantifier binds reads that member, any other the environment.
+
+Code = Callable[[Env, tuple[Mapping[str, Value], ...]], Value]
+VALUE, TRUTH = "_value_code", "_truth_code"
+"""The two readings of a node (its value; whether it holds), kept on the node itself."""
+
+
+def _code(node: Expr, reading: str) -> Code:
+    code = node.__dict__.get(reading)
+    if code is None:
+        code = (_compile_value if reading == VALUE else _compile_truth)(node, ())
+        object.__setattr__(node, reading, code)  # not a field: equality and hash ignore it
+    return code
+
+
+def _ref(node: Ref, scope: tuple[str, ...]) -> Callable[[Env, tuple], Value]:
+    """The field's observed value (None when unknown), from its bound member or the env."""
+    kind, name = node.kind, node.field
+    if kind in scope:
+        at = len(scope) - 1 - scope[::-1].index(kind)  # the innermost binding of the kind
+        return lambda env, bound: bound[at].get(name)
+    return lambda env, bound: env.value(kind, name)
+
+
+_ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+}
+
+
+def _compile_value(node: Expr, scope: tuple[str, ...]) -> Code:
+    """The closure computing ``node``'s value; it raises _Unknown while a field is unknown."""
+    if isinstance(node, Ref):
+        observed = _ref(node, scope)
+
+        def field_value(env: Env, bound: tuple) -> Value:
+            value = observed(env, bound)
+            if value is None:
+                raise _Unknown
+            return _decimal(value)
+
+        return field_value
+    if isinstance(node, Const):
+        constant = node.evaluated
+        return lambda env, bound: constant
+    if isinstance(node, Neg):
+        operand = _compile_value(node.operand, scope)
+        return lambda env, bound: -operand(env, bound)
+    if isinstance(node, Quantified) and node.op in ("count", "sum"):
+        return _aggregate(node, scope)
+    if isinstance(node, Arith):
+        left, right, apply = (
+            _compile_value(node.left, scope),
+            _compile_value(node.right, scope),
+            _ARITHMETIC[node.op],
+        )
+        undefined = f"{node} divides by zero"
+
+        def arithmetic(env: Env, bound: tuple) -> Value:
+            a, b = left(env, bound), right(env, bound)
+            try:
+                return apply(a, b)
+            except (DivisionByZero, InvalidOperation):
+                raise ZeroDivisionError(undefined) from None
+
+        return arithmetic
+    raise TypeError(f"not a value: {node}")
+
+
+def _selection(node: Quantified, scope: tuple[str, ...]) -> Code:
+    """Whether ``where`` selects a member (bound last): True when there is no ``where``."""
+    if node.where is None:
+        return lambda env, bound: True
+    return _compile_truth(node.where, (*scope, node.kind))
+
+
+def _aggregate(node: Quantified, scope: tuple[str, ...]) -> Code:
+    """count or sum: unknown while the collection, or any member's selection or summed
+    value, is."""
+    kind, selects = node.kind, _selection(node, scope)
+    body = None if node.op == "count" else _compile_value(node.body, (*scope, kind))  # type: ignore[arg-type]
+
+    def aggregate(env: Env, bound: tuple) -> Value:
+        members = env.collection(kind)
+        if members is None:
+            raise _Unknown
+        total = Decimal(0)
+        for member in members:
+            inner = (*bound, member)
+            selected = selects(env, inner)
+            if selected is None:
+                raise _Unknown
+            if selected:
+                total += 1 if body is None else body(env, inner)
+        return total
+
+    return aggregate
+
+
+def _quantify(node: Quantified, scope: tuple[str, ...]) -> Code:
+    """all: every selected member holds ((not selected) or body), a False member decides;
+    any: some selected member holds (selected and body), a True member decides. A member
+    whose selection is unknown cannot decide, only leave the answer unknown."""
+    assert node.body is not None
+    kind, selects, body = (
+        node.kind,
+        _selection(node, scope),
+        _compile_truth(node.body, (*scope, node.kind)),
+    )
+    decisive = node.op != "all"
+
+    def quantify(env: Env, bound: tuple) -> bool | None:
+        members = env.collection(kind)
+        if members is None:
+            return None
+        unknown = False
+        for member in members:
+            inner = (*bound, member)
+            selected = selects(env, inner)
+            if selected is False:
+                continue
+            value = body(env, inner)
+            if selected is None and value is decisive:
+                value = None
+            if value is decisive:
+                return decisive
+            unknown |= value is None
+        return None if unknown else not decisive
+
+    return quantify
+
+
+def _compile_truth(node: Expr, scope: tuple[str, ...]) -> Code:
+    """The closure telling whether ``node`` holds (None: it cannot be told yet)."""
     if isinstance(node, Compare):
+        return _comparison(node, scope)
+    if isinstance(node, Quantified):
+        return _quantify(node, scope)
+    if isinstance(node, Ref):  # a true/false field on its own
+        observed = _ref(node, scope)
+
+        def flag(env: Env, bound: tuple) -> bool | None:
+            value = observed(env, bound)
+            return None if value is None else bool(value)
+
+        return flag
+    if isinstance(node, Const):
+        constant = bool(node.value)
+        return lambda env, bound: constant
+    if isinstance(node, Not):
+        operand = _compile_truth(node.operand, scope)
+
+        def negation(env: Env, bound: tuple) -> bool | None:
+            inner = operand(env, bound)
+            return None if inner is None else not inner
+
+        return negation
+    if isinstance(node, Implies):
+        condition, then = _compile_truth(node.condition, scope), _compile_truth(node.then, scope)
+
+        def implication(env: Env, bound: tuple) -> bool | None:
+            unless = _not(condition(env, bound))
+            return True if unless is True else _either(unless, then(env, bound))
+
+        return implication
+    if isinstance(node, Logic):
+        return _logic(node.op == "or", tuple(_compile_truth(o, scope) for o in node.operands))
+    raise TypeError(f"not a test: {node}")
+
+
+def _comparison(node: Compare, scope: tuple[str, ...]) -> Code:
+    left, right, compare = (
+        _compile_value(node.left, scope),
+        _compile_value(node.right, scope),
+        _COMPARE[node.op],
+    )
+
+    def comparison(env: Env, bound: tuple) -> bool | None:
         try:
-            a, b = _value(node.left, lookup), _value(node.right, lookup)
+            a, b = left(env, bound), right(env, bound)
         except _Unknown:
             return None
         except ZeroDivisionError:
             return False
-        return _compare(node.op, a, b)
-    if isinstance(node, Quantified):
-        return _quantify(node, lookup)
-    if isinstance(node, Ref):  # a true/false field on its own
-        observed = lookup.value(node.kind, node.field)
-        return None if observed is None else bool(observed)
-    if isinstance(node, Const):
-        return bool(node.value)
-    if isinstance(node, Not):
-        inner = holds(node.operand, lookup)
-        return None if inner is None else not inner
-    if isinstance(node, Implies):
-        condition = _not(holds(node.condition, lookup))
-        return True if condition is True else _either(condition, holds(node.then, lookup))
-    assert isinstance(node, Logic)
-    stop = node.op == "or"  # the value that decides: True for 'or', False for 'and'
-    unknown = False
-    for operand in node.operands:
-        value = holds(operand, lookup)
-        if value is stop:
-            return stop
-        unknown |= value is None
-    return None if unknown else not stop
+        return compare(a, b)
+
+    return comparison
+
+
+def _logic(stop: bool, operands: tuple[Code, ...]) -> Code:
+    """``or`` (``stop`` True: a True operand decides) or ``and`` (a False one decides)."""
+
+    def logic(env: Env, bound: tuple) -> bool | None:
+        unknown = False
+        for operand in operands:
+            value = operand(env, bound)
+            if value is stop:
+                return stop
+            unknown |= value is None
+        return None if unknown else not stop
+
+    return logic
 
 
 def _either(a: bool | None, b: bool | None) -> bool | None:
@@ -775,10 +909,11 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _compare(op: str, a: Value, b: Value) -> bool:
-    if op in ("in", "not in"):
-        return (a in b) == (op == "in")
-    return COMPARISONS[op](a, b)
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    **COMPARISONS,
+    "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b,
+}
 
 
 # ---- saying what failed --------------------------------------------------------------------
@@ -803,7 +938,7 @@ def failure(node: Expr, lookup: Lookup) -> str:
         return _quantified_failure(node, lookup)
     assert isinstance(node, Compare)
     try:
-        a, b = _value(node.left, lookup), _value(node.right, lookup)
+        a, b = value_of(node.left, lookup), value_of(node.right, lookup)
     except ZeroDivisionError as e:
         return str(e)
     left = _seen(node.left, a)

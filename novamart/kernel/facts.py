@@ -170,6 +170,18 @@ class FactRecord(Mapping[str, Any]):
         else:
             self._fields = {k: fields[k] for k in sorted(fields) if fields[k] is not None}
 
+    def with_value(self, field: str, value: Any) -> FactRecord:
+        """This record with ``field`` set to ``value``: itself when it holds that already (its
+        hash is kept), else a copy in the same field order (re-sorted for a new field)."""
+        old = self._fields.get(field)
+        if old is None or value is None:
+            return FactRecord({**self._fields, field: value})
+        if type(old) is type(value) and old == value:
+            return self
+        copy = FactRecord(self)
+        copy._fields, copy._hash = {**self._fields, field: value}, None
+        return copy
+
     def __getitem__(self, field: str) -> Any:
         return self._fields[field]
 
@@ -437,25 +449,42 @@ class FactSchema(BaseModel):
             return self.updated(facts, {**kinds, flag[0]: raw})
         if facts._checked is not self:
             return self.validate({**facts.as_dict(), **kinds})
-        checked = self._model.model_validate(kinds)
         merged: dict[str, Any] = {**facts._kinds, **facts._many}
         if flag is not None:
             merged[flag[0]] = self._flagged(facts, flag)
-        for kind in kinds:
+        rest: dict[str, Any] = {}
+        for kind, value in kinds.items():
+            record = self._known_record(kind, value)
+            if record is None:
+                rest[kind] = value
+            else:
+                merged[kind] = record
+        checked = self._model.model_validate(rest) if rest else None
+        for kind in rest:
             value = getattr(checked, kind)
             if value is None:
                 merged.pop(kind, None)
             elif self.kinds[kind].many:
                 members = value if isinstance(value, list) else [value]
                 merged[kind] = [m.model_dump() for m in members]
-            elif value:
-                merged[kind] = value.model_dump()
             else:
-                merged.pop(kind, None)
+                merged[kind] = value.model_dump()
         result = Facts(**merged)
         self._check_links(result)
         result._checked = self
         return result
+
+    def _known_record(self, kind: str, value: Any) -> FactRecord | None:
+        """A single kind's record checked through ``_record`` (a call's request recurs from
+        one candidate to the next); None where that does not apply or the value is invalid
+        (validating it with the rest then says why, as ``validate`` would)."""
+        spec = self.kinds.get(kind)
+        if spec is None or spec.many or not isinstance(value, Mapping):
+            return None
+        try:
+            return self._record(kind, value)
+        except (TypeError, ValidationError):
+            return None
 
     def _flaggable(self, flag: Flag) -> bool:
         """Whether ``flag`` names a true/false field of a collection kind."""
@@ -466,7 +495,7 @@ class FactSchema(BaseModel):
     def _flagged(self, facts: Facts, flag: Flag) -> list[FactRecord]:
         kind, field, ids = flag
         key = self.kinds[kind].id_field
-        return [FactRecord({**m, field: m[key] in ids}) for m in facts.collection(kind) or ()]
+        return [m.with_value(field, m[key] in ids) for m in facts.collection(kind) or ()]
 
     def check(self, facts: Facts) -> Facts:
         """``facts`` built in code, checked the same way (and defaults filled in); facts this

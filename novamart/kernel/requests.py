@@ -130,9 +130,24 @@ def _ids_of(kind: str | None, facts: Facts, rulebook: Rulebook) -> list[str]:
 def decide_call(rules: Decider, state: Facts, call: Call, number: int = 1) -> tuple[Outcome, Facts]:
     """One call decided on ``state``: its outcome, and the state after it (changed only when
     it was carried out)."""
-    rulebook = rules.rulebook
-    facts = request_facts(rulebook, state, call, number)
-    decision = rules.decide(facts)
+    facts = request_facts(rules.rulebook, state, call, number)
+    return _outcome(rules.rulebook, state, facts, call, rules.decide(facts))
+
+
+def settle_call(
+    rules: Granting, state: Facts, call: Call, number: int = 1
+) -> tuple[Outcome, Facts]:
+    """``decide_call``, its outcome's decision holding the verdicts of the policies that can
+    grant the call only (``CompiledRulebook.decide_about``): the same status, grant, reasons
+    and missing tools, for a caller that keeps those and not the decision."""
+    facts = request_facts(rules.rulebook, state, call, number)
+    return _outcome(rules.rulebook, state, facts, call, rules.decide_about(facts, call.resolution))
+
+
+def _outcome(
+    rulebook: Rulebook, state: Facts, facts: Facts, call: Call, decision: Decision
+) -> tuple[Outcome, Facts]:
+    """The call's outcome from its ``decision`` on ``facts`` (``state`` with the request)."""
     grant = decision.grant_for(call.resolution)
     if grant is not None:
         chain = _chain(rulebook, call.resolution)
@@ -166,9 +181,12 @@ def decide_call(rules: Decider, state: Facts, call: Call, number: int = 1) -> tu
 
 
 class Granting(Decider, Protocol):
-    """A decider that also tells the resolutions granted alone (``CompiledRulebook.granted``)."""
+    """A decider that also tells the resolutions granted alone (``CompiledRulebook.granted``)
+    and explains one resolution's policies alone (``CompiledRulebook.decide_about``)."""
 
     def granted(self, facts: Facts) -> frozenset[str]: ...
+
+    def decide_about(self, facts: Facts, resolution: str) -> Decision: ...
 
 
 def granted_status(rules: Granting, state: Facts, call: Call, number: int = 1) -> Status | None:

@@ -3,7 +3,7 @@
 A customer of the world asks for 1-4 things (world.yaml ``requests.families``: which declared
 resolutions a family draws, how many, how often the answer is a refusal). Each request is a
 declared resolution's call with arguments drawn over the customer's orders. Its optimum is the
-kernel's decision (novamart.kernel.requests.decide_call on the retail rulebook) on the world
+kernel's decision (novamart.kernel.requests.settle_call on the retail rulebook) on the world
 as the requests before it left it, with the conversation's events in place (identity verified,
 the customer's yes given): carried out, declined with the declining resolution, or refused
 (with the kernel's best answer instead, e.g. ``escalate``). Whether a request is granted is
@@ -26,10 +26,10 @@ from novamart.kernel.facts import Facts, FieldSpec
 from novamart.kernel.requests import (
     Status,
     cannot_grant,
-    decide_call,
     granted_status,
     request_facts,
     rule_amount,
+    settle_call,
 )
 from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.plan import ScenarioError
@@ -250,7 +250,7 @@ def _settle(
     kernel = retail_kernel(rules)
     if facts is None:
         facts = kernel.rulebook.facts.built(case_facts(world, request))
-    outcome, after = decide_call(kernel, facts, request.call)
+    outcome, after = settle_call(kernel, facts, request.call)
     best = outcome.grant or outcome.decision.optimal
     settled = Settled(
         request=request,
@@ -262,7 +262,7 @@ def _settle(
     )
     instead = instead_of(kernel.rulebook, request, best.resolution if best else None)
     if outcome.status != "carried out" and instead is not None:
-        _, after = decide_call(kernel, facts, instead)  # the kernel's best answer, carried out
+        _, after = settle_call(kernel, facts, instead)  # the kernel's best answer, carried out
     elif outcome.status != "carried out":
         return settled, world
     return settled, absorb(world, request.customer_id, after)

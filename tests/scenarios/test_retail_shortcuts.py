@@ -1,6 +1,7 @@
 """The shortcuts that keep a retail reset in a few milliseconds give what the long way gives.
 
-A task's draw tells a candidate's status from the grants alone (``granted_status``), builds a
+A task's draw tells a candidate's status from the grants alone (``granted_status``), decides a
+call explaining only the policies that can grant it (``settle_call``, ``decide_about``), builds a
 call's request facts by validating only the request and the members it selects
 (``FactSchema.updated``), and keeps each settlement per world (``settle``): each is checked
 here against the long way on the requests of real tasks (every status the families draw).
@@ -14,7 +15,7 @@ import pytest
 
 from novamart.kernel.effects import REQUEST_KIND, SELECTED
 from novamart.kernel.facts import Facts
-from novamart.kernel.requests import decide_call, granted_status, request_facts
+from novamart.kernel.requests import decide_call, granted_status, request_facts, settle_call
 from novamart.scenarios.retail_requests import (
     Request,
     RetailTask,
@@ -53,6 +54,28 @@ def test_the_status_from_the_grants_is_the_decisions_status(tasks: list[RetailTa
             quick = granted_status(kernel, facts, request.call)
             seen[status] += 1
             assert quick == (status if status in ("carried out", "declined") else None)
+    assert {"carried out", "declined", "refused"} <= set(seen)
+
+
+def test_a_call_settled_on_its_own_policies_has_the_whole_decisions_outcome(
+    tasks: list[RetailTask],
+) -> None:
+    """Status, grant, reasons, missing tools, best answer and the world after: all alike."""
+    kernel = retail_kernel()
+    seen: Counter[str] = Counter()
+    for task in tasks[::2]:
+        for state, request in _cases(task):
+            facts = kernel.rulebook.facts.validate(case_facts(state, request))
+            whole, after = decide_call(kernel, facts, request.call)
+            settled, settled_after = settle_call(kernel, facts, request.call)
+            seen[whole.status] += 1
+            assert settled.model_dump(exclude={"decision"}) == whole.model_dump(
+                exclude={"decision"}
+            )
+            assert settled.decision.optimal == whole.decision.optimal
+            assert settled.decision.eligible == whole.decision.eligible
+            assert set(settled.decision.policies) < set(whole.decision.policies)
+            assert settled_after == after
     assert {"carried out", "declined", "refused"} <= set(seen)
 
 
