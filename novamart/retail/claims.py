@@ -24,11 +24,6 @@ few kinds can be, and are checked against what the episode did and the world hol
 - a review or approval by someone: true once a request went to a manager;
 - an amount: the amounts check (novamart.retail.messages) decides it, when the clause states
   one (else nothing can);
-- anything else said to be done, in the first person or the passive perfect, in words the
-  reader resolves to nothing (``claimed_actions``: "your gift card has been topped up", "I've
-  reset your password", "I verified it with your bank"): never, unless it only looks up, reads
-  or asks; "your request has been submitted" holds once a write was carried out on the orders
-  it speaks of, "your order has been delivered" when the records hold that status;
 - money back by a route no retail tool takes (a bank transfer, cash, a waiver): never;
 - a resolution said to be given ("you also get 75% back in store credit", "I've escalated
   it"), which the reader resolves rather than marks: true once a write of it was carried out
@@ -45,14 +40,7 @@ import re
 from collections.abc import Iterable
 
 from novamart.language import lexicon_for, read
-from novamart.language.consequence import (
-    BENEFIT,
-    BENEFIT_NOTE,
-    FEES,
-    ORDER_NOTE,
-    REVIEW_NOTE,
-    lemmaset,
-)
+from novamart.language.consequence import BENEFIT, BENEFIT_NOTE, FEES, ORDER_NOTE, REVIEW_NOTE
 from novamart.language.reader import (
     AMOUNT_NOTE,
     OFF_ROUTE_NOTE,
@@ -60,7 +48,7 @@ from novamart.language.reader import (
     STATUS_NOTE,
     Reading,
 )
-from novamart.language.text import lemma, normalise, tokenize, wordset
+from novamart.language.text import lemma, normalise, tokenize
 from novamart.retail.trail import Message, Trail
 from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
@@ -96,181 +84,6 @@ AT_LEAST |= {"three": 3}
 "every", "the rest", "remaining", a bare plural) means every one."""
 WRITE_CLAIMED = "a write no tool made"
 """The kind of a clause asserting a resolution (not a decline) that no write carried out."""
-
-
-ACTION_CLAIMED = "an action no tool takes"
-"""The kind of a clause saying the agent (or someone for it) did something that the reader
-resolves to nothing it can check: no retail tool tops up a card, marks an order delivered or
-asks a bank, so such a clause is never borne out (fail closed)."""
-STATUS_SAID = f"{STATUS_NOTE}, said to be reached"
-"""The kind of a clause saying an order or item reached a status the rulebook declares ("your
-order has been delivered"): borne out when the customer's records hold it."""
-DONE_CLAIMED = "a request said to be carried out"
-"""The kind of a clause saying the customer's request was carried out in words naming no
-resolution ("your request has been submitted"): borne out by a write carried out on the
-orders it speaks of."""
-_ACTOR = (
-    r"\b(?:i|we)(?: (?:have|had|also|just|now|already|then|personally|(?:gone|went) ahead and))*"
-)
-_PASSIVE = r"\b(?:has|have|had|is|are|was|were)(?: (?:now|just|also|already|all))* (?:been|now)"
-_ACTED = re.compile(rf"(?:{_ACTOR}|{_PASSIVE}) (?P<verb>[a-z]+)(?P<rest>(?: [a-z]+)*)")
-_SUBJECTLESS = re.compile(r"^(?:has|have|had|is|are|was|were)\b")
-"""A clause whose subject the reader cut off before it (a parenthesis between them)."""
-_AND_ACTED = re.compile(r"\band (?:also |then )?(?P<verb>[a-z]+ed)(?P<rest>(?: [a-z]+)*)")
-"""A second verb of the same actor ("I checked your order and topped up your card")."""
-_NOT_SAID_DONE = re.compile(
-    r"^(?:if|once|when|after|as soon as|until|unless|before|whether)\b"
-    r"|\b(?:not|never|no|nothing|none|nor|without|will|would|could|should|can|may|might|must)\b"
-)
-"""Before the verb: a clause that says nothing was done, or that it is to be done, or only
-would be ("once it has been processed", "nothing has been charged", "it would have been")."""
-_NOTHING = ("nothing", "none", "no ", "not ", "neither")
-"""Right after the verb: nothing was done ("I've changed nothing")."""
-_IRREGULAR_DONE = wordset(
-    "put set reset sent made done given gave got gotten paid sold bought taken took kept left "
-    "brought run ran shut cut won held built lent spent split overridden forgiven frozen froze "
-    "chosen chose hidden hid broken broke withdrawn withdrew drawn drew rung rang sung sang "
-    "sprung spun begun began driven drove ridden rode written wrote thrown threw stolen stole "
-    "worn wore torn tore sworn swore shaken shook woken woke forgotten forgot risen rose fallen "
-    "fell fed led fled sped met shot lit slid stuck struck strung swung hung dug flung wound "
-    "bound ground taught caught fought dealt bent slept swept laid let quit spread burst cast "
-    "hurt upset"
-)
-"""Past forms of verbs that do something, not ending in -ed ("I've reset your password")."""
-_IRREGULAR_SEEN = wordset(
-    "found seen saw gone went told said felt thought read heard understood known knew spoken "
-    "spoke been meant sought learnt"
-)
-"""Past forms of verbs that only look, learn or speak ("I've found your order")."""
-_IRREGULAR = _IRREGULAR_DONE | _IRREGULAR_SEEN
-_LOOKED = lemmaset(
-    "check look review read see find locate note understand receive verify confirm pull search "
-    "examine go consider follow explain list detail outline summarise summarize ask tell speak "
-    "mention hear notice match want hope wish need like love mean try appreciate apologise "
-    "apologize identify authenticate recognise recognize reply respond answer wait"
-)
-"""What an agent does on the page: looks up, reads, understands, tells, asks (a look-up of the
-customer's own records, which the look-up tools do)."""
-_COMPLETED = lemmaset(
-    "process submit complete handle finish carry do arrange action execute fulfil fulfill "
-    "perform sort wrap settle update change modify amend"
-)
-"""Verbs that say the customer's request was carried out, whatever it was ("your request has
-been submitted", "order #W... has been updated", "I've taken care of it"): borne out by a
-write carried out, when what they were done to is the request or what a write changes."""
-_DONE_TO = lemmaset("request it this that everything all")
-"""Besides what the declared calls name (``_written_things``), what a request carried out is."""
-_PREFIXES = ("re", "un", "over", "pre", "mis", "out")
-"""A verb's prefixes ("rebuilt", "unfrozen"): the verb under them tells what it does."""
-_FILLERS = frozenset({"double", "re", "quickly", "carefully", "also", "just", "personally"})
-"""Words before the verb itself ("double checked", "re sent")."""
-_LOOKED_AT = ("sure", "a look", "a quick look", "a closer look", "a note", "note", "a check")
-"""What follows "made"/"taken"/"done" when they only look ("made sure", "taken a look")."""
-_OUTSIDE = re.compile(
-    r"\bwith (?:your |the |our |a |an )?(?:[a-z]+ )?(?:bank|issuer|carrier|courier|warehouse|"
-    r"manufacturer|maker|supplier|vendor|paypal|technician|engineer|team|department|store|shop|"
-    r"colleague|partner|fedex|ups|usps|dhl|post office|lab|depot|insurer|provider)s?\b"
-)
-"""Someone a look-up verb says was asked ("verified with your bank"): no tool reaches them."""
-
-
-def claimed_actions(text: str) -> tuple[tuple[str, str], ...]:
-    """(kind, clause) of each clause of ``text`` saying something was done that the reader
-    resolves to nothing (no resolution, fact, or unverifiable claim of its own), in the first
-    person or the passive perfect: ``DONE_CLAIMED`` when it says the request was carried out
-    ("your request has been submitted"), ``STATUS_SAID`` when it says a status the rulebook
-    declares was reached ("has been delivered"), else ``ACTION_CLAIMED`` when it is not a
-    look-up, a reading or a word to the customer. A look-up with someone no tool reaches
-    ("checked with the carrier") is an action."""
-    reading = _read(text)
-    resolved = {c.clause for c in (*reading.every_resolution, *reading.facts)}
-    resolved |= {c.clause for c in (*reading.unverifiable, *reading.policies)}
-    found = []
-    for number, clause in enumerate(reading.clauses):
-        if clause in resolved or clause.rstrip().endswith("?"):
-            continue
-        # "Your request (its details) has been submitted": the subject is a clause before
-        subject = " ".join(reading.clauses[:number]) if _SUBJECTLESS.match(clause) else ""
-        kind = _acted(clause, subject)
-        if kind is not None:
-            found.append((kind, clause))
-    return tuple(found)
-
-
-def _looks_up(clause: str) -> bool:
-    """Whether ``clause`` only says the agent looked the customer's records up ("I've looked up
-    your account", "we matched your zip code to your account"), naming no benefit: the reader
-    takes "... to your account" for something given, the look-up tools did it."""
-    said = _ACTED.search(clause)
-    if said is None or _names_a_benefit(clause) or _OUTSIDE.search(clause):
-        return False
-    verb, rest = said.group("verb"), said.group("rest").strip()
-    if verb in _FILLERS and rest:
-        verb = rest.partition(" ")[0]
-    return (verb in _IRREGULAR_SEEN or lemma(verb) in _LOOKED) and _acted(clause) is None
-
-
-def _acted(clause: str, subject: str = "") -> str | None:
-    said = _ACTED.search(clause)
-    if said is None or _NOT_SAID_DONE.search(clause[: said.start("verb")]):
-        return None
-    if said.group("rest").strip().startswith(_NOTHING):
-        return None
-    verbs = [said, *_AND_ACTED.finditer(clause, said.end("verb"))]
-    about = {lemma(w) for w in re.findall(r"[a-z]+", f"{subject} {clause}")}
-    kinds = {_does(v.group("verb"), v.group("rest").strip(), clause, about) for v in verbs}
-    return next((k for k in (ACTION_CLAIMED, STATUS_SAID, DONE_CLAIMED) if k in kinds), None)
-
-
-def _does(verb: str, rest: str, clause: str, about: set[str]) -> str | None:
-    """What ``verb`` (a past form, with the words after it) claims, if anything; ``about``:
-    the lemmas of the clause and of its subject."""
-    if verb in _FILLERS and rest:
-        verb, _, rest = rest.partition(" ")
-    verb = next(
-        (verb[len(p) :] for p in _PREFIXES if verb.startswith(p) and verb[len(p) :] in _IRREGULAR),
-        verb,
-    )
-    outside = ACTION_CLAIMED if _OUTSIDE.search(clause) else None
-    if verb in _IRREGULAR_SEEN:
-        return outside
-    if not (verb in _IRREGULAR_DONE or (verb.endswith("ed") and len(verb) > 4)):
-        return None  # not a past form: "i understand", "we offer"
-    if lemma(verb) in _LOOKED:
-        return outside
-    if lemma(verb) in _COMPLETED or (verb in ("taken", "took") and rest.startswith("care")):
-        done = about & (_DONE_TO | _written_things()) and not _names_a_benefit(clause)
-        return DONE_CLAIMED if done else ACTION_CLAIMED  # "taken care of the fee": a benefit
-    if verb in _status_words():
-        return STATUS_SAID
-    if verb in _IRREGULAR_DONE and rest.startswith(_LOOKED_AT):
-        return None
-    return ACTION_CLAIMED
-
-
-@functools.cache
-def _written_things() -> frozenset[str]:
-    """What the declared calls change, by the words of their arguments and of the kinds they
-    name (order, item, address, payment, method ...): "your order has been updated" is about
-    a write, "your password has been updated" is not."""
-    rulebook = retail_kernel().rulebook
-    names = [n for d in rulebook.declared.values() for n in d.arguments]
-    names += [a.of for d in rulebook.declared.values() for a in d.arguments.values() if a.of]
-    return frozenset(lemma(w) for n in names for w in n.split("_") if w not in ("id", "ids"))
-
-
-@functools.cache
-def _status_words() -> frozenset[str]:
-    """The words of the statuses the rulebook declares (delivered, cancelled, requested...)."""
-    facts = retail_kernel().rulebook.facts
-    return frozenset(
-        word
-        for spec in facts.kinds.values()
-        for name, field in spec.fields.items()
-        if name == "status"
-        for value in field.values or ()
-        for word in re.findall(r"[a-z]+", value)
-    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -353,7 +166,6 @@ def unsupported(
         if s.kind == "write" and s.carried_out and s.resolution is not None:
             covered = made.setdefault((s.resolution, _number(s.order_id)), set())
             covered.update(dict(s.arguments).get("item_ids", ()))
-    written = {number for _, number in made}
     sizes = _sizes(customer_id, worlds)
     found = []
     for message in messages:
@@ -380,16 +192,6 @@ def unsupported(
             moved = kind.startswith(MONEY_MOVED) or bool(spoken)
             if moved and _on_orders(clause, refunded if back else paid, every):
                 continue
-            if (
-                kind.startswith(BENEFIT_NOTE)
-                and not _names_a_benefit(clause)
-                and (
-                    _looks_up(clause)
-                    or (_acted(clause) == DONE_CLAIMED and _on_orders(clause, written, every))
-                    or (_acted(clause) == STATUS_SAID and _names_status(clause, held))
-                )
-            ):  # "taken care of it for you", "has been delivered": what the record bears out
-                continue
             if kind.startswith(REVIEW_NOTE) and reviewed:
                 continue
             if kind.startswith(STATE_NAMED) and _names_status(clause, held):
@@ -399,13 +201,6 @@ def unsupported(
             ):
                 continue
             found.append((message, kind, clause))
-        found += [
-            (message, kind, clause)
-            for kind, clause in claimed_actions(text)
-            if not _repeats(clause, given)
-            and not (kind == DONE_CLAIMED and _on_orders(clause, written, every))
-            and not (kind == STATUS_SAID and _names_status(clause, held))
-        ]
     return found
 
 
