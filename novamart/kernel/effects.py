@@ -195,7 +195,7 @@ def apply(schema: FactSchema, facts: Facts, chain: list[tuple[str, tuple[Effect,
         for member in members:
             member.pop(SELECTED, None)
     try:
-        return schema.validate(raw)
+        return schema.built(raw)  # validate's result, each record checked once
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -346,18 +346,21 @@ def _asks(request: Request) -> tuple[str, str, tuple[str, ...]]:
 
 
 OUTCOMES: tuple[Status, ...] = get_args(Status)
+_GRANTED: tuple[Status, ...] = ("carried out", "declined")
+"""The outcomes ``granted_status`` tells from the grants alone."""
 
 
 @dataclass
 class _Candidate:
-    """A candidate request and the world it is decided on, with its outcome's status; its
-    optimum and the world after it are worked out only for the candidate kept (``settled``),
-    the status of the others from the grants alone where they tell it."""
+    """A candidate request and the world it is decided on. What the grants alone tell of its
+    outcome (``granted``: carried out or declined, else None) is worked out when it is drawn;
+    its optimum and the world after it only when they are asked for (``settled``): for the
+    candidate kept, or to tell a refusal from an undetermined call."""
 
     request: Request
     state: World
     facts: Facts
-    status: Status
+    granted: Status | None
     kept: tuple[Settled, World] | None
     rules: RetailRules
 
@@ -365,12 +368,16 @@ class _Candidate:
     def decided(
         cls, state: World, request: Request, facts: Facts, rules: RetailRules
     ) -> _Candidate:
-        """``request`` on ``state`` (``facts``: its case there), as far as its status needs."""
+        """``request`` on ``state`` (``facts``: its case there), as far as the grants tell."""
         status = granted_status(retail_kernel(rules), facts, request.call)
-        if status is not None:
-            return cls(request, state, facts, status, None, rules)
-        kept = settle(state, request, rules, facts)
-        return cls(request, state, facts, kept[0].status, kept, rules)
+        return cls(request, state, facts, status, None, rules)
+
+    def has(self, outcome: str) -> bool:
+        """Whether the request's outcome is ``outcome``: a call the grants neither carry out
+        nor decline is refused or undetermined, and only those two need it settled."""
+        if self.granted is not None or outcome in _GRANTED:
+            return self.granted == outcome
+        return self.settled()[0].status == outcome
 
     def settled(self) -> tuple[Settled, World]:
         """The kernel's optimum for the request, and the world after it."""
@@ -470,7 +477,7 @@ class _Drawer:
                     found = candidates.option(resolution, order_id, short=outcome == "refused")
                     if (
                         found is not None
-                        and outcome == (found.optimum() if by_optimum else found.status)
+                        and (found.optimum() == outcome if by_optimum else found.has(outcome))
                         and _asks(found.request) not in asked
                     ):
                         return found

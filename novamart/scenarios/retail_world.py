@@ -28,6 +28,7 @@ import yaml
 from novamart.kernel import CompiledRulebook, PolicyKernel
 from novamart.kernel.facts import FactSchema, FieldSpec
 from novamart.scenarios import catalogue
+from novamart.scenarios.kept import Memo, kept
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.tasks import RETAIL_DIR
 
@@ -123,16 +124,32 @@ class World:
     customers: tuple[Customer, ...]
 
     def customer(self, customer_id: str) -> Customer:
-        return next(c for c in self.customers if c.customer_id == customer_id)
+        return self._customers[customer_id]
 
     def owner_of(self, order_id: str) -> Customer:
-        return next(c for c in self.customers if any(o.order_id == order_id for o in c.orders))
+        return self._owners[order_id]
 
     def product(self, product_id: str) -> Product:
-        return next(p for p in self.products if p.product_id == product_id)
+        return self._catalogue[0][product_id]
 
     def variant(self, variant_id: str) -> Variant:
-        return next(v for p in self.products for v in p.variants if v.variant_id == variant_id)
+        return self._catalogue[1][variant_id]
+
+    @functools.cached_property
+    def _customers(self) -> dict[str, Customer]:
+        """Customers by id (a case reads its customer many times; no field: not compared)."""
+        return {c.customer_id: c for c in self.customers}
+
+    @functools.cached_property
+    def _owners(self) -> dict[str, Customer]:
+        """Each order's customer, by order id."""
+        return {o.order_id: c for c in self.customers for o in c.orders}
+
+    @functools.cached_property
+    def _catalogue(self) -> tuple[dict[str, Product], dict[str, Variant]]:
+        """Products and variants by id, shared by the worlds a case's changes derive (they
+        keep its products)."""
+        return _catalogue_index(self.products)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -141,6 +158,19 @@ class World:
         """A fingerprint of everything in the world (sorted keys, no hash order)."""
         text = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+_catalogues: Memo = {}
+
+
+def _catalogue_index(
+    products: tuple[Product, ...],
+) -> tuple[dict[str, Product], dict[str, Variant]]:
+    def index() -> tuple[dict[str, Product], dict[str, Variant]]:
+        variants = {v.variant_id: v for p in products for v in p.variants}
+        return {p.product_id: p for p in products}, variants
+
+    return kept(_catalogues, id(products), products, index)
 
 
 WORLDS_KEPT = 256
