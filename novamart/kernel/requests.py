@@ -189,6 +189,10 @@ class Granting(Decider, Protocol):
     def decide_about(self, facts: Facts, resolution: str) -> Decision: ...
 
 
+TOLD_BY_GRANTS: tuple[Status, ...] = ("carried out", "declined")
+"""The statuses ``granted_status`` tells from the grants alone (None: one of the others)."""
+
+
 def granted_status(rules: Granting, state: Facts, call: Call, number: int = 1) -> Status | None:
     """``decide_call(rules, state, call)``'s status when the grants alone tell it (carried
     out: the resolution is granted; declined: a declining one is), without the decision's

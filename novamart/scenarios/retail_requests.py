@@ -24,6 +24,7 @@ from novamart.kernel import Rulebook
 from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
 from novamart.kernel.requests import (
+    TOLD_BY_GRANTS,
     Status,
     cannot_grant,
     granted_status,
@@ -346,8 +347,6 @@ def _asks(request: Request) -> tuple[str, str, tuple[str, ...]]:
 
 
 OUTCOMES: tuple[Status, ...] = get_args(Status)
-_GRANTED: tuple[Status, ...] = ("carried out", "declined")
-"""The outcomes ``granted_status`` tells from the grants alone."""
 
 
 @dataclass
@@ -375,7 +374,7 @@ class _Candidate:
     def has(self, outcome: str) -> bool:
         """Whether the request's outcome is ``outcome``: a call the grants neither carry out
         nor decline is refused or undetermined, and only those two need it settled."""
-        if self.granted is not None or outcome in _GRANTED:
+        if self.granted is not None or outcome in TOLD_BY_GRANTS:
             return self.granted == outcome
         return self.settled()[0].status == outcome
 
