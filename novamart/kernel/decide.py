@@ -146,6 +146,10 @@ class CompiledRulebook:
         """Its rulebook's content hash (a variant's differs from the rules as written)."""
         return self.rulebook.version
 
+    def granters(self, resolution: str) -> tuple[Policy, ...]:
+        """The policies that can grant ``resolution``, in the rulebook's order."""
+        return self._granters.get(resolution, ())
+
     def _decide(self, facts: Facts) -> Decision:
         return self._decision(facts, self.rulebook.policies.values())
 
@@ -507,6 +511,9 @@ class PolicyKernel:
 
     def decide_about(self, facts: Facts, resolution: str) -> Decision:
         return self._active.decide_about(facts, resolution)
+
+    def granters(self, resolution: str) -> tuple[Policy, ...]:
+        return self._active.granters(resolution)
 
     def snapshot(self) -> CompiledRulebook:
         """The current version, to pin: an episode keeps deciding on the version it

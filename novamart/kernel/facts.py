@@ -411,6 +411,11 @@ class FactSchema(BaseModel):
         facts._checked = self
         return facts
 
+    def checked_record(self, kind: str, raw: Mapping[str, Any]) -> FactRecord:
+        """One single kind's record, checked as ``built`` checks it (and shared the same way);
+        raises pydantic.ValidationError."""
+        return self._record(kind, raw)
+
     def _record(self, kind: str, raw: Mapping[str, Any]) -> FactRecord:
         model = self._kind_models[kind]
         return self._records.get(

@@ -12,21 +12,21 @@ else refused with the kernel's reasons, or undetermined with the tools that woul
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from novamart.kernel import effects, events
-from novamart.kernel.conditions import FieldTest
 from novamart.kernel.decide import grant_amount
 from novamart.kernel.decision import Decision, Grant
-from novamart.kernel.declared import GRANTED, ArgumentError, ArgumentSpec, Call, Step
+from novamart.kernel.declared import GRANTED, ArgumentError, ArgumentSpec, Call, Declaration, Step
 from novamart.kernel.effects import REQUEST_KIND, SELECTED, EffectError
 from novamart.kernel.examples import Decider
-from novamart.kernel.facts import MAX_TEXT, Facts
+from novamart.kernel.facts import MAX_TEXT, FactRecord, Facts
 from novamart.kernel.money import same_amount
-from novamart.kernel.rulebook import Example, Rulebook
+from novamart.kernel.outcomes import holds
+from novamart.kernel.rulebook import Example, Policy, Rulebook
 
 Status = Literal["carried out", "declined", "refused", "undetermined"]
 
@@ -61,25 +61,34 @@ class Plan(BaseModel):
 def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1) -> Facts:
     """``facts`` with ``call`` as the request (the request before it replaced) and the members
     it names selected; an ArgumentError when an argument does not fit."""
+    declared, request, chosen = _request(rulebook, facts, call, number)
+    raw = {REQUEST_KIND: request} if declared.arguments else {}
+    selects = None if declared.selects is None else (declared.selects, SELECTED, chosen)
+    return rulebook.facts.updated(facts, raw, selects)
+
+
+def _request(
+    rulebook: Rulebook, facts: Facts, call: Call, number: int, unread: str | None = None
+) -> tuple[Declaration, dict[str, Any], list[str]]:
+    """The call's declaration, its request's fields and the ids it selects, each argument
+    checked against ``facts`` (but the ids of kind ``unread``, which are not read)."""
     declared = rulebook.declared.get(call.resolution)
     if declared is None:
         raise ArgumentError(f"unknown resolution {call.resolution!r}")
-    raw: dict[str, Any] = {}
     request: dict[str, Any] = {"request_id": f"R{number}", "resolution": call.resolution}
     chosen: list[str] = []
     for name, spec in declared.arguments.items():
         value = call.arguments.get(name, spec.default)
         if value is None:
             raise ArgumentError(f"{call.resolution} needs the argument {name}")
+        if spec.type == "ids" and spec.of == unread:
+            continue
         checked = _argument(name, spec, value, _ids_of(spec.of, facts, rulebook))
         if spec.type == "ids":
             chosen = checked
         else:
             request[name] = checked
-    if declared.arguments:
-        raw[REQUEST_KIND] = request
-    selects = None if declared.selects is None else (declared.selects, SELECTED, chosen)
-    return rulebook.facts.updated(facts, raw, selects)
+    return declared, request, chosen
 
 
 def _argument(name: str, spec: ArgumentSpec, value: Any, ids: list[str]) -> Any:
@@ -188,6 +197,8 @@ class Granting(Decider, Protocol):
 
     def decide_about(self, facts: Facts, resolution: str) -> Decision: ...
 
+    def granters(self, resolution: str) -> tuple[Policy, ...]: ...
+
 
 TOLD_BY_GRANTS: tuple[Status, ...] = ("carried out", "declined")
 """The statuses ``granted_status`` tells from the grants alone (None: one of the others)."""
@@ -205,30 +216,95 @@ def granted_status(rules: Granting, state: Facts, call: Call, number: int = 1) -
     return "declined" if any(declared[r].declines for r in resolutions) else None
 
 
-def cannot_grant(rulebook: Rulebook, case: Facts, resolution: str) -> bool:
-    """Whether no policy can grant ``resolution`` on ``case`` (a request's case, before the
-    request is put in), told from one-field conditions alone: every policy granting it has
-    all its conditions to pass and one comparing a single fact's field with a literal that
-    fails on the case (an exchange of a pending order: ``order.status == delivered``). A
-    proof, never a guess: anything it cannot read (a request's field, a collection, an
-    expression, a policy that applies on any condition) proves nothing. For a caller that
-    tries many calls for a granted one, and can skip the ones proven not to be."""
-    schema = rulebook.facts
-    for policy in rulebook.policies.values():
-        if all(g.resolution != resolution for g in policy.grants):
-            continue
-        if policy.any_condition:
-            return False
-        fails = (
-            (value := case.value(t.kind, t.field)) is not None and not t.holds(value)
-            for c in policy.conditions
-            if isinstance(t := c.test, FieldTest)
-            and t.kind != REQUEST_KIND
-            and not schema.kinds[t.kind].many
-        )
-        if not any(fails):
-            return False
-    return True
+EVERY_STATUS: frozenset[Status | None] = frozenset({*TOLD_BY_GRANTS, None})
+"""What ``granted_status`` may tell of a call when nothing is proven."""
+
+
+class CallProof:
+    """What a call's case proves of its decision before the case is whole: a case read
+    without its items (the members it holds, the call's selection not applied), with the
+    call's request in place. A proof, never a guess: the kernel's tests read what is not
+    known as unknown (Kleene's three values), so a test that holds or fails on part of a case
+    does so on all of it; a member the call selects, an overriding policy, a fallback or a
+    per-member policy proves nothing. For a caller that tries many calls and keeps one (a
+    task's draw): an exchange of a pending order is declined, whatever its items.
+
+    ``case``: checked facts on which ``request_facts`` accepts the call (its arguments are
+    not checked again here)."""
+
+    def __init__(self, rules: Granting, case: Facts, call: Call, number: int = 1) -> None:
+        rulebook = rules.rulebook
+        known = rulebook.declared.get(call.resolution)
+        self.unread = None if known is None else known.selects
+        declared, raw, _ = _request(rulebook, case, call, number, unread=self.unread)
+        schema = rulebook.facts
+        self.request = schema.checked_record(REQUEST_KIND, raw) if declared.arguments else None
+        self.rules, self.rulebook, self.case, self.call = rules, rulebook, case, call
+        self._told: dict[str, bool | None] = {}
+
+    def statuses(self) -> frozenset[Status | None]:
+        """What ``granted_status`` can tell of the call on the whole case: one status when
+        that is proven, else the few left."""
+        policies = self.rulebook.policies.values()
+        if any(p.overrides and self.grants(p) is not False for p in policies):
+            return EVERY_STATUS  # it may set the others aside
+        carried = self.some_grant((self.call.resolution,))
+        if carried:
+            return frozenset({"carried out"})
+        declared = self.rulebook.declared
+        declines = self.some_grant(r for r in declared if declared[r].declines)
+        told: set[Status | None] = {"carried out"} if carried is None else set()
+        if declines is not False:
+            told.add("declined")
+        if declines is not True:
+            told.add(None)
+        return frozenset(told)
+
+    def may_grant(self, resolution: str) -> bool:
+        """False when it is proven that no policy grants ``resolution``: then it is never
+        what the call is decided as, carried out or its best answer."""
+        return self.some_grant((resolution,)) is not False
+
+    def some_grant(self, resolutions: Iterable[str]) -> bool | None:
+        """Whether some policy granting one of ``resolutions`` grants (None: not proven)."""
+        unknown = False
+        for policy in (p for r in resolutions for p in self.rules.granters(r)):
+            told = self.grants(policy)  # once per policy, however many it grants
+            if told:
+                return True
+            unknown |= told is None
+        return None if unknown else False
+
+    def grants(self, policy: Policy) -> bool | None:
+        """Whether ``policy`` grants (None: the facts not read decide)."""
+        if policy.name not in self._told:
+            self._told[policy.name] = self._grants(policy)
+        return self._told[policy.name]
+
+    def _grants(self, policy: Policy) -> bool | None:
+        if policy.for_each is not None or policy.is_fallback:
+            return None
+        decisive = policy.any_condition  # any: a pass decides; all: a failure does
+        unknown = False
+        for condition in policy.conditions:
+            told = holds(condition.test, self)  # type: ignore[arg-type]
+            if told is decisive:
+                return decisive
+            unknown |= told is None
+        return None if unknown else not decisive
+
+    # what the kernel's tests read (novamart.kernel.expressions.Env)
+
+    def value(self, kind: str, field: str) -> Any:
+        if kind == REQUEST_KIND and self.request is not None:
+            return self.request.get(field)
+        return None if kind == self.unread else self.case.value(kind, field)
+
+    def collection(self, kind: str) -> tuple[FactRecord, ...] | None:
+        return None if kind == self.unread else self.case.collection(kind)
+
+    def in_focus(self) -> tuple[str, ...]:
+        return self.case.in_focus()
 
 
 def carried_out(rulebook: Rulebook, state: Facts, call: Call, number: int = 1) -> Facts:

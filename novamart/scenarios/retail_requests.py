@@ -25,8 +25,8 @@ from novamart.kernel.declared import Call
 from novamart.kernel.facts import Facts, FieldSpec
 from novamart.kernel.requests import (
     TOLD_BY_GRANTS,
+    CallProof,
     Status,
-    cannot_grant,
     granted_status,
     request_facts,
     rule_amount,
@@ -358,7 +358,8 @@ class _Candidate:
 
     request: Request
     state: World
-    facts: Facts
+    facts: Facts | None
+    """Its case on ``state``, when the draw built it (``settle`` builds it otherwise)."""
     granted: Status | None
     kept: tuple[Settled, World] | None
     rules: RetailRules
@@ -553,8 +554,8 @@ class _Candidates:
     requests: dict[tuple[str, str], Request | None] = field(default_factory=dict)
     states: dict[tuple[str, str, bool], World] = field(default_factory=dict)
     records: dict[tuple[int, str, object], Facts] = field(default_factory=dict)
-    """The records a proof reads, by world (its id: each is held in ``states`` or is
-    ``state``), order and payment method named."""
+    """A case's records (no item), by world (its id), order and payment method named."""
+    proofs: dict[tuple[int, tuple[object, ...]], CallProof] = field(default_factory=dict)
 
     def option(self, resolution: str, order_id: str, short: bool) -> _Candidate | None:
         short = short and self.drawn
@@ -592,8 +593,8 @@ class _Candidates:
 
     def grantable(self, wanted: str, resolution: str, order_id: str) -> bool:
         """Whether ``wanted`` may be granted on the candidate (of ``resolution`` on the order):
-        False when the kernel's one-field conditions prove that no policy grants it on the
-        case (``cannot_grant``: a fraction of a decision's cost), or when there is no such
+        False when the case's records and the call's request prove that no policy grants it
+        (``CallProof.may_grant``: a fraction of a decision's cost), or when there is no such
         candidate. The draw then skips it: a call is carried out, or a resolution is its
         optimum, only when granted. Any name but a resolution's proves nothing."""
         request = self.request(resolution, order_id)
@@ -602,12 +603,8 @@ class _Candidates:
         rulebook = retail_kernel(self.drawer.rules).rulebook
         if wanted not in rulebook.resolutions:
             return True
-        # the case's records (no item is read) on the world option() decides it on
-        state = self.decided_on(request, resolution, order_id, short=False)
-        key = (id(state), order_id, request.call.arguments.get("payment_method_id"))
-        if key not in self.records:
-            self.records[key] = rulebook.facts.built(case_facts(state, request, items=False))
-        return not cannot_grant(rulebook, self.records[key], wanted)
+        state = self.decided_on(request, resolution, order_id, short=False)  # option()'s
+        return self.proof(state, request).may_grant(wanted)
 
     def amount(self, resolution: str, order_id: str) -> float | None:
         """What the candidate charges a gift card: the amount the kernel gives its write (the
@@ -631,8 +628,28 @@ class _Candidates:
         return _with_balance(self.state, self.customer_id, named, balance)
 
     def decide(self, state: World, request: Request) -> _Candidate:
+        """The candidate, its status proven from the case's records when they tell it (most
+        declines: an order's status rules the request out, whatever its items), else told
+        by the grants on its whole case."""
+        told = self.proof(state, request).statuses()
+        if len(told) == 1:
+            return _Candidate(request, state, None, next(iter(told)), None, self.drawer.rules)
         facts = self.drawer.case(state, request)
         return _Candidate.decided(state, request, facts, self.drawer.rules)
+
+    def proof(self, state: World, request: Request) -> CallProof:
+        """What the request's case on ``state`` proves without its items (kept per world:
+        ``state`` is held in ``states`` or is ``state``; and per request)."""
+        key = (id(state), request.key())
+        if key not in self.proofs:
+            named = request.call.arguments.get("payment_method_id")
+            held = (id(state), request.order_id, named)
+            if held not in self.records:
+                schema = retail_kernel(self.drawer.rules).rulebook.facts
+                self.records[held] = schema.built(case_facts(state, request, items=False))
+            kernel = retail_kernel(self.drawer.rules)
+            self.proofs[key] = CallProof(kernel, self.records[held], request.call)
+        return self.proofs[key]
 
 
 @functools.lru_cache(maxsize=256)
@@ -698,11 +715,11 @@ def _payment(
     """The payment method a request names: the one that paid, a gift card of the customer's
     (chance ``routes['gift card']``) or another of its methods (``routes['other']``); a change
     of payment names another method when one exists."""
-    others = [p.payment_id for p in customer.payments if p.payment_id != order.paid_with]
+    others = [p for p in customer.payments if p.payment_id != order.paid_with]
     if resolution == "modify_payment":
-        return rng.choice(others) if others else order.paid_with
-    gift_cards = [p for p in others if customer.payment(p).method == "gift_card"]
-    plain = [p for p in others if p not in gift_cards]
+        return rng.choice(others).payment_id if others else order.paid_with
+    gift_cards = [p.payment_id for p in others if p.method == "gift_card"]
+    plain = [p.payment_id for p in others if p.method != "gift_card"]
     draw = rng.random()
     if gift_cards and draw < routes["gift card"]:
         return rng.choice(gift_cards)

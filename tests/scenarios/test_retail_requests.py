@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from novamart.kernel.declared import Call
-from novamart.kernel.requests import cannot_grant, decide_plan
+from novamart.kernel.requests import CallProof, decide_plan, granted_status
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_report import task_report
 from novamart.scenarios.retail_requests import (
@@ -237,8 +238,8 @@ def test_no_task_asks_the_same_thing_twice() -> None:
 
 def _every_call(world: World, customer_id: str) -> list[Request]:
     """A call of every declared resolution on every order of the customer: every item
-    named, the method that paid, the order's address, each text or choice at its default or
-    first value (the calls a draw tries, without the variants asked for)."""
+    named, the method that paid, the order's address, one call per value of its choices (the
+    calls a draw tries, without the variants asked for)."""
     declared = retail_kernel().rulebook.declared
     customer = world.customer(customer_id)
     calls = []
@@ -252,34 +253,41 @@ def _every_call(world: World, customer_id: str) -> list[Request]:
                     arguments[name] = [i.item_id for i in order.items]
                 elif argument.type == "text":
                     arguments[name] = order.address
-                elif argument.type == "choice":
-                    arguments[name] = argument.default or (argument.values or ("",))[0]
-            if "order_id" in arguments:
-                calls.append(Request(customer_id, Call(resolution=resolution, arguments=arguments)))
+            choices = [(n, a.values or ()) for n, a in spec.arguments.items() if a.type == "choice"]
+            for values in itertools.product(*(v for _, v in choices)):
+                arguments |= dict(zip((n for n, _ in choices), values, strict=True))
+                if "order_id" in arguments:
+                    call = Call(resolution=resolution, arguments=dict(arguments))
+                    calls.append(Request(customer_id, call))
     return calls
 
 
-def test_a_call_proven_not_granted_is_never_granted() -> None:
-    """``cannot_grant`` (which lets the draw skip deciding most of the calls it tries for a
-    grant or a best answer) is a proof: a call it rules out on its case is never carried out
-    by the kernel, and no resolution it rules out is the call's best answer; and it rules out
-    a good share of the calls that are not granted (an exchange of a pending order, a
-    cancellation of a delivered one)."""
+def test_what_a_case_without_its_items_proves_holds_on_the_whole_case() -> None:
+    """``CallProof`` (which lets the draw skip deciding most of the calls it tries) is a
+    proof: on a call's case read without its items, the statuses it leaves hold the one
+    ``granted_status`` tells on the whole case, and a resolution it rules out is never the
+    call's best answer; and it proves one status for a good share of the calls (an exchange
+    of a pending order is declined, a cancellation with the reason ``other`` too)."""
     kernel = retail_kernel()
-    resolutions = tuple(kernel.rulebook.resolutions)
-    proven = not_granted = granted = 0
+    rulebook = kernel.rulebook
+    resolutions = tuple(rulebook.resolutions)
+    proven = total = 0
+    seen: set[object] = set()
     for seed in range(40):
         world = build_world(seed)
         for customer in world.customers[:4]:
             for request in _every_call(world, customer.customer_id):
-                case = kernel.rulebook.facts.built(case_facts(world, request))
-                settled = settle(world, request)[0]
-                status = settled.status
-                ruled_out = cannot_grant(kernel.rulebook, case, request.call.resolution)
-                assert not (ruled_out and status == "carried out"), request
-                best = settled.optimum
-                assert best not in resolutions or not cannot_grant(kernel.rulebook, case, best)
-                granted += status == "carried out"
-                not_granted += status != "carried out"
-                proven += ruled_out
-    assert granted >= 100 and proven >= not_granted / 2, (granted, proven, not_granted)
+                whole = rulebook.facts.built(case_facts(world, request))
+                records = rulebook.facts.built(case_facts(world, request, items=False))
+                told = granted_status(kernel, whole, request.call)
+                best = settle(world, request)[0].optimum
+                for case in (records, whole):
+                    proof = CallProof(kernel, case, request.call)
+                    assert told in proof.statuses(), request
+                    assert best not in resolutions or proof.may_grant(best), request
+                statuses = CallProof(kernel, records, request.call).statuses()
+                proven += len(statuses) == 1
+                total += 1
+                seen.add(told)
+    assert seen == {"carried out", "declined", None}
+    assert proven >= total / 2, (proven, total)

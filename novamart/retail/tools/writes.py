@@ -23,7 +23,7 @@ from novamart.kernel import Rulebook, events
 from novamart.kernel.declared import EVENT_KIND, Call, event_names
 from novamart.kernel.effects import EffectError
 from novamart.kernel.facts import Facts
-from novamart.kernel.requests import Outcome, carried_out, decide_call
+from novamart.kernel.requests import Outcome, carried_out, settle_call
 from novamart.kernel.rulebook import ResolutionSpec
 from novamart.retail.session import Attempt, RetailSession
 from novamart.retail.tools.base import (
@@ -188,7 +188,7 @@ def decided(session: RetailSession, request: Request, confirmed: bool) -> Decide
     for item in raw["item"]:  # a fault counts once the check found it (the agent knows it)
         item[FINDING] = item[FINDING] and item["item_id"] in session.checked
     case = schema.built(raw)
-    outcome, after = decide_call(kernel, case, request.call)
+    outcome, after = settle_call(kernel, case, request.call)  # its status, grant, reasons
     return outcome, case, after
 
 
