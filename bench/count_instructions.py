@@ -1,6 +1,6 @@
 """Benchmark: instructions per new retail reset and per oracle episode, counted by valgrind.
 
-Wall time on shared cores moves by 15 % or more from one run to the next, which hides the
+Wall time on shared cores moves by up to half from one run to the next, which hides the
 change a speed-up makes. The instructions a reset executes do not move: each is counted here
 with valgrind's cachegrind (no cache simulation) and ``PYTHONHASHSEED=0``, as the count of a
 child process that draws ``count`` new cases (or plays ``count`` oracle episodes) less the

@@ -279,6 +279,14 @@ class Facts:
         focused._focus = {**self._focus, kind: index}
         return focused
 
+    def unfocused(self) -> Facts:
+        """These facts with no member in focus (itself when none is)."""
+        if not self._focus:
+            return self
+        copy = self._copy()
+        copy._focus = {}
+        return copy
+
     def origin(self) -> object:
         """What these facts share with their copies in focus (one order's items decided in
         turn), and with no other fact set: work that reads no focused member is done once."""

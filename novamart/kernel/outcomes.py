@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from novamart.kernel import expressions
 from novamart.kernel.conditions import ExprTest, FieldTest, ScopeTest
-from novamart.kernel.facts import Facts, FactSchema
+from novamart.kernel.facts import FactRecord, Facts, FactSchema
 from novamart.kernel.rulebook import Policy
 
 KernelTest = FieldTest | ExprTest | ScopeTest
@@ -26,7 +27,17 @@ Decided = tuple[tuple[str, str, str], ...]
 """(policy, condition, pass or fail) for each kernel condition that can be told."""
 
 
-def holds(test: KernelTest, facts: Facts) -> bool | None:
+class Case(Protocol):
+    """What a kernel condition reads of a case: its fields, its collections, its focus."""
+
+    def value(self, kind: str, field: str) -> Any: ...
+
+    def collection(self, kind: str) -> tuple[FactRecord, ...] | None: ...
+
+    def in_focus(self) -> tuple[str, ...]: ...
+
+
+def holds(test: KernelTest, facts: Case) -> bool | None:
     """A kernel-evaluated condition's outcome on ``facts`` (None: cannot be told yet)."""
     if isinstance(test, ExprTest | ScopeTest):
         return test.holds(facts)

@@ -61,17 +61,18 @@ class Plan(BaseModel):
 def request_facts(rulebook: Rulebook, facts: Facts, call: Call, number: int = 1) -> Facts:
     """``facts`` with ``call`` as the request (the request before it replaced) and the members
     it names selected; an ArgumentError when an argument does not fit."""
-    declared, request, chosen = _request(rulebook, facts, call, number)
-    raw = {REQUEST_KIND: request} if declared.arguments else {}
+    declared, raw, chosen = _request(rulebook, facts, call, number)
     selects = None if declared.selects is None else (declared.selects, SELECTED, chosen)
     return rulebook.facts.updated(facts, raw, selects)
 
 
 def _request(
-    rulebook: Rulebook, facts: Facts, call: Call, number: int, unread: str | None = None
+    rulebook: Rulebook, facts: Facts, call: Call, number: int, selection: bool = True
 ) -> tuple[Declaration, dict[str, Any], list[str]]:
-    """The call's declaration, its request's fields and the ids it selects, each argument
-    checked against ``facts`` (but the ids of kind ``unread``, which are not read)."""
+    """The call's declaration, its request as a kind to put in (none for a call without
+    arguments) and the ids it selects, each argument checked against ``facts``; without
+    ``selection``, the ids of the kind the call selects are checked for their shape alone
+    (a list of distinct ids), not against the members ``facts`` hold."""
     declared = rulebook.declared.get(call.resolution)
     if declared is None:
         raise ArgumentError(f"unknown resolution {call.resolution!r}")
@@ -81,14 +82,14 @@ def _request(
         value = call.arguments.get(name, spec.default)
         if value is None:
             raise ArgumentError(f"{call.resolution} needs the argument {name}")
-        if spec.type == "ids" and spec.of == unread:
-            continue
-        checked = _argument(name, spec, value, _ids_of(spec.of, facts, rulebook))
+        unread = not selection and spec.type == "ids" and spec.of == declared.selects
+        ids = value if unread and isinstance(value, list) else _ids_of(spec.of, facts, rulebook)
+        checked = _argument(name, spec, value, ids)
         if spec.type == "ids":
             chosen = checked
         else:
             request[name] = checked
-    return declared, request, chosen
+    return declared, {REQUEST_KIND: request} if declared.arguments else {}, chosen
 
 
 def _argument(name: str, spec: ArgumentSpec, value: Any, ids: list[str]) -> Any:
@@ -229,17 +230,18 @@ class CallProof:
     per-member policy proves nothing. For a caller that tries many calls and keeps one (a
     task's draw): an exchange of a pending order is declined, whatever its items.
 
-    ``case``: checked facts on which ``request_facts`` accepts the call (its arguments are
-    not checked again here)."""
+    ``case``: checked facts; an ArgumentError when an argument does not fit them (the ids the
+    call selects are checked for their shape alone)."""
 
     def __init__(self, rules: Granting, case: Facts, call: Call, number: int = 1) -> None:
         rulebook = rules.rulebook
-        known = rulebook.declared.get(call.resolution)
-        self.unread = None if known is None else known.selects
-        declared, raw, _ = _request(rulebook, case, call, number, unread=self.unread)
-        schema = rulebook.facts
-        self.request = schema.checked_record(REQUEST_KIND, raw) if declared.arguments else None
-        self.rules, self.rulebook, self.case, self.call = rules, rulebook, case, call
+        declared, raw, _ = _request(rulebook, case, call, number, selection=False)
+        self.unread = declared.selects
+        self.request = (
+            rulebook.facts.checked_record(REQUEST_KIND, raw[REQUEST_KIND]) if raw else None
+        )
+        self.rules, self.rulebook, self.call = rules, rulebook, call
+        self.case = case.unfocused()  # as request_facts decides it: no member in focus
         self._told: dict[str, bool | None] = {}
 
     def statuses(self) -> frozenset[Status | None]:
@@ -287,7 +289,7 @@ class CallProof:
         decisive = policy.any_condition  # any: a pass decides; all: a failure does
         unknown = False
         for condition in policy.conditions:
-            told = holds(condition.test, self)  # type: ignore[arg-type]
+            told = holds(condition.test, self)
             if told is decisive:
                 return decisive
             unknown |= told is None

@@ -644,10 +644,10 @@ class _Candidates:
         if key not in self.proofs:
             named = request.call.arguments.get("payment_method_id")
             held = (id(state), request.order_id, named)
-            if held not in self.records:
-                schema = retail_kernel(self.drawer.rules).rulebook.facts
-                self.records[held] = schema.built(case_facts(state, request, items=False))
             kernel = retail_kernel(self.drawer.rules)
+            if held not in self.records:
+                schema = kernel.rulebook.facts
+                self.records[held] = schema.built(case_facts(state, request, items=False))
             self.proofs[key] = CallProof(kernel, self.records[held], request.call)
         return self.proofs[key]
 

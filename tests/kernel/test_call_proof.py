@@ -2,8 +2,9 @@
 
 On every example of every rulebook shipped or fixed here (one with an overriding policy, one
 deciding per item, the retail rules), each call the example makes and each resolution called
-without arguments: the statuses the proof leaves on the example's facts, and on their single
-records alone (every collection unknown), hold the one ``granted_status`` tells.
+without arguments: the statuses the proof leaves on the example's facts, on their single
+records alone (every collection unknown) and with a member in focus (which a call's decision
+does not keep), hold the one ``granted_status`` tells.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from novamart.kernel.requests import EVERY_STATUS, CallProof, granted_status
 from novamart.kernel.rulebook import Example
 
 FIXTURES = Path(__file__).parent / "fixtures"
-RULEBOOKS = [DEFAULT_RULES_DIR, DEFAULT_RULES_DIR / "retail", FIXTURES / "retail_world"]
+RULEBOOKS = [
+    DEFAULT_RULES_DIR,
+    DEFAULT_RULES_DIR / "retail",
+    FIXTURES / "retail_world",
+    FIXTURES / "retail_items",
+]
 
 
 def _calls(kernel: PolicyKernel, example: Example) -> list[Call]:
@@ -41,7 +47,8 @@ def test_a_proof_holds_the_status_the_grants_tell(rules: Path) -> None:
                 told = granted_status(kernel, facts, call)
             except ArgumentError:
                 continue  # the proof speaks of calls the case accepts
-            for case in (facts, facts.only(singles)):
+            focused = [facts.focus(k, 0) for k, m in facts.collections().items() if m]
+            for case in (facts, facts.only(singles), *focused):
                 statuses = CallProof(kernel, case, call).statuses()
                 assert told in statuses, (example.name, call, told, statuses)
             proven += len(CallProof(kernel, facts, call).statuses()) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -30,6 +31,21 @@ def test_the_world_does_not_depend_on_hash_order() -> None:
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
         assert out.stdout.strip() == SEED_0_DIGEST
+
+
+def test_every_record_of_a_world_holds_every_field_as_its_init_would() -> None:
+    """The builder makes records without their generated ``__init__`` (``_made``): each must
+    hold every declared field itself, equal to the record ``__init__`` makes of them."""
+    world = build_world(3)
+    records = [*world.products, *world.customers]
+    records += [v for p in world.products for v in p.variants]
+    for customer in world.customers:
+        records += [*customer.addresses, *customer.payments, *customer.orders]
+        records += [i for o in customer.orders for i in o.items]
+    for record in records:
+        names = [f.name for f in dataclasses.fields(record)]
+        assert list(vars(record)) == names, type(record).__name__
+        assert type(record)(**vars(record)) == record
 
 
 def test_seeds_give_different_worlds() -> None:
