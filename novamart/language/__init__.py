@@ -10,7 +10,7 @@ from novamart.language.claims import (
     UnverifiableClaim,
 )
 from novamart.language.lexicon import Lexicon, lexicon_for
-from novamart.language.reader import Reading, read, warm_up
+from novamart.language.reader import Reading, read, rudeness, warm_up
 
 __all__ = [
     "ConditionalClaim",
@@ -23,5 +23,6 @@ __all__ = [
     "UnverifiableClaim",
     "lexicon_for",
     "read",
+    "rudeness",
     "warm_up",
 ]

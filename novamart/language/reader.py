@@ -356,11 +356,8 @@ def read(text: str, lexicon: Lexicon) -> Reading:
     """Every claim of ``text``, with its stance, amount and the clause that makes it. A
     reading is immutable and depends on nothing else, so the same message (agents in an
     evaluation, a GRPO group's repeated replies) is read once."""
-    vocabulary = known_words(lexicon)
-    written = clauses(text, vocabulary.knows, vocabulary.typos.respelt)
-    parsed = [unframed(c) for c in written]  # "it's not as if ...": read what it governs
+    written, parsed, foreign = _written(text, lexicon)
     conditional = {c.segment for c in parsed if _conditional(c)}
-    foreign = _foreign(parsed, vocabulary)
     items: list[_Read] = []
     for clause in parsed:
         if clause.retracts:
@@ -376,9 +373,7 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         items.append(item)
     _answers(items)
     _share_amounts(items)
-    polite, rude = courtesy(
-        [w for w, c in zip(written, parsed, strict=True) if id(c) not in foreign]
-    )
+    polite, rude = _courtesy(written, parsed, foreign)
     resolutions = [c for item in items for c in _as_hedged(item, _resolution_claims(item))]
     facts = [f for item in items for f in _as_hedged(item, _fact_claims(item))]
     unverifiable: list[UnverifiableClaim] = []
@@ -414,6 +409,29 @@ def read(text: str, lexicon: Lexicon) -> Reading:
         unreadable=tuple(c.text for c in parsed if id(c) in foreign),
         policies=tuple(dict.fromkeys(policies)),
     )
+
+
+@functools.lru_cache(maxsize=2_048)
+def rudeness(text: str, lexicon: Lexicon) -> bool:
+    """``read(text, lexicon).rude`` without the claims: the courtesy of the clauses the
+    reader can read, about half a reading's work, for a caller that reads no claim of
+    ``text`` (a grader reading them in another text: the message without what it quotes)."""
+    written, parsed, foreign = _written(text, lexicon)
+    return _courtesy(written, parsed, foreign)[1]
+
+
+def _written(text: str, lexicon: Lexicon) -> tuple[list[Clause], list[Clause], set[int]]:
+    """The clauses of ``text`` as written and as their frames govern them ("it's not as if
+    ...": what it governs), and the governed ones not in English (by id)."""
+    vocabulary = known_words(lexicon)
+    written = clauses(text, vocabulary.knows, vocabulary.typos.respelt)
+    parsed = [unframed(c) for c in written]
+    return written, parsed, _foreign(parsed, vocabulary)
+
+
+def _courtesy(written: list[Clause], parsed: list[Clause], foreign: set[int]) -> tuple[bool, bool]:
+    """(polite, rude) of the clauses as written, but for the foreign ones."""
+    return courtesy([w for w, c in zip(written, parsed, strict=True) if id(c) not in foreign])
 
 
 _Claim = TypeVar("_Claim", bound=ResolutionClaim | FactClaim | PolicyClaim | UnverifiableClaim)

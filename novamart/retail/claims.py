@@ -50,6 +50,7 @@ from novamart.language.reader import (
 )
 from novamart.language.text import lemma, normalise, tokenize
 from novamart.retail.trail import Message, Trail
+from novamart.scenarios.kept import Memo, kept_for
 from novamart.scenarios.retail_requests import has_amount
 from novamart.scenarios.retail_world import World, retail_kernel
 
@@ -92,11 +93,13 @@ def _read(text: str) -> Reading:
     return read(text, lexicon_for(retail_kernel().rulebook))
 
 
+@functools.lru_cache(maxsize=4096)
 def unverified_kinds(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, clause) of each claim of ``text`` the reader cannot resolve."""
     return tuple((u.what, u.clause) for u in _read(text).unverifiable)
 
 
+@functools.lru_cache(maxsize=4096)
 def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
     """(resolution, clause) of each resolution ``text`` says was given or is given ("you get
     75% back in store credit"), hedged or not; an offer, a denial or a condition is none."""
@@ -104,9 +107,17 @@ def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys((c.resolution, c.clause) for c in claims))
 
 
-def _statuses(customer_id: str, worlds: Iterable[World]) -> dict[str, frozenset[str]]:
+_held: Memo = {}
+
+
+def _statuses(customer_id: str, worlds: tuple[World, ...]) -> dict[str, frozenset[str]]:
     """The statuses each of the customer's orders (by its number) and their items hold in
-    any of ``worlds`` (the episode's first and last)."""
+    any of ``worlds`` (the episode's first and last); kept while they are the same objects
+    (read only: an episode's messages are checked again after every step)."""
+    return kept_for(_held, worlds, customer_id, lambda: _held_statuses(customer_id, worlds))
+
+
+def _held_statuses(customer_id: str, worlds: tuple[World, ...]) -> dict[str, frozenset[str]]:
     held: dict[str, set[str]] = {}
     for world in worlds:
         for order in world.customer(customer_id).orders:
@@ -169,7 +180,7 @@ def unsupported(
     sizes = _sizes(customer_id, worlds)
     found = []
     for message in messages:
-        text = _unquoted(message.text, reasons)
+        text = unquoted(message.text, reasons)
         found += [
             (message, WRITE_CLAIMED, clause)
             for resolution, clause in asserted_writes(text)
@@ -204,7 +215,8 @@ def unsupported(
     return found
 
 
-def _unquoted(text: str, reasons: tuple[str, ...]) -> str:
+@functools.lru_cache(maxsize=4096)
+def unquoted(text: str, reasons: tuple[str, ...]) -> str:
     """``text`` without the kernel's reasons it quotes word for word (in any case): the
     record, which claims nothing. Read as prose, a reason's formula splits into clauses of
     their own ("sum(item.new_price - item.price) (245.75)" gives a clause "(245.75)", an
@@ -234,6 +246,7 @@ def _names_a_benefit(clause: str) -> bool:
     return not said.isdisjoint(FEES | BENEFIT)
 
 
+@functools.lru_cache(maxsize=4096)
 def _states_money(clause: str) -> bool:
     """Whether ``clause`` states an amount of money (which the amounts check then decides);
     an amount of nothing the record shows stated without one ("price-matched it to the lower

@@ -30,9 +30,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from novamart.kernel.money import cents
-from novamart.language import lexicon_for, read
+from novamart.language import lexicon_for, read, rudeness
 from novamart.language.text import normalise, tokenize
-from novamart.retail.claims import unsupported
+from novamart.retail.claims import unquoted, unsupported
 from novamart.retail.diff import Plan
 from novamart.retail.trail import Message, Trail
 from novamart.scenarios.kept import Memo, kept_for
@@ -50,10 +50,21 @@ _KIND = re.compile(r"_\d+$")
 _FLAG = re.compile(r"\b[a-z]+\.([a-z_]+) is (?:true|false)\b")
 
 
-def rude(messages: Iterable[Message]) -> list[Message]:
-    """The messages the project's detector reads as rude."""
+def rude(messages: Iterable[Message], reasons: tuple[str, ...] = ()) -> list[Message]:
+    """The messages the project's detector reads as rude. The claims check reads a message
+    without the kernel's ``reasons`` it quotes: one quoting none is read whole, once, for
+    both; one quoting some is read here for its courtesy alone (``rudeness``, the same
+    verdict as a whole reading's)."""
     lexicon = lexicon_for(retail_kernel().rulebook)
-    return [m for m in messages if read(m.text, lexicon).rude]
+    return [
+        m
+        for m in messages
+        if (
+            read(m.text, lexicon).rude
+            if unquoted(m.text, reasons) == m.text
+            else rudeness(m.text, lexicon)
+        )
+    ]
 
 
 def names(message: Message, order_id: str) -> bool:
@@ -88,6 +99,7 @@ def _plain(text: str) -> str:
     return " ".join(text.lower().replace("_", " ").split())
 
 
+@functools.lru_cache(maxsize=4096)
 def cues(reason: str) -> frozenset[str]:
     """What a message may say to convey ``reason`` (lower case, underscores as spaces)."""
     filled = next((m.groups() for p in _templates() if (m := p.match(reason))), (reason,))
@@ -107,16 +119,19 @@ def _figure(text: str) -> bool:
 
 def conveys(messages: Iterable[Message], settled: Settled) -> Message | None:
     """The first message naming the request's order that holds a cue of the kernel's reason."""
-    wanted = frozenset().union(*(cues(r) for r in settled.reasons))
+    wanted = frozenset().union(*map(cues, settled.reasons))
     if not wanted:
         return None
     order_id = settled.request.order_id
-    for message in messages:
-        if names(message, order_id):
-            text = _plain(message.text)
-            if any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", text) for c in wanted):
-                return message
-    return None
+    return next((m for m in messages if names(m, order_id) and _cued(m.text, wanted)), None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cued(text: str, wanted: frozenset[str]) -> bool:
+    """Whether ``text`` holds one of the cues ``wanted``, as words (kept per text: an
+    episode's messages are checked again after every step)."""
+    plain = _plain(text)
+    return any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", plain) for c in wanted)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -235,7 +250,7 @@ def _communication(
         return Communication(0.0, (), ("no message to the customer",))
     allowed = verifiable(plans, world, customer_id, *ends)
     reasons = [reason for p in plans for s in p.settled for reason in s.reasons]
-    failed = [f"a rude message (step {m.step})" for m in rude(sent)[:1]] + [
+    failed = [f"a rude message (step {m.step})" for m in rude(sent, tuple(reasons))[:1]] + [
         f"an amount no kernel computation gives: {amount:.2f} (step {m.step})"
         for m, amount in unverifiable(sent, allowed)[:1]
     ]

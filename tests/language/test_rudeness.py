@@ -4,14 +4,18 @@ carries an insult stays below the pass mark on every order task in both modes.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from novamart.evaluation.stats import PASS_THRESHOLD
 from novamart.kernel import default_kernel
-from novamart.language import lexicon_for, read
+from novamart.language import lexicon_for, read, rudeness
+from novamart.scenarios.retail_world import retail_kernel
 from novamart.scenarios.tasks import ORDER_TASKS
 from novamart.server.environment import NovamartEnvironment
-from tests.language.insults import corpus, insulted, passing, scores
+from tests.language.insults import HALVES, corpus, insulted, passing, scores
 
 
 def test_held_out_rudeness_is_found_and_kind_closings_are_not_flagged() -> None:
@@ -43,3 +47,29 @@ def test_an_insulting_closing_never_passes() -> None:
 def test_the_same_closing_without_the_insult_passes(mode: str) -> None:
     env = NovamartEnvironment()
     assert insulted(env, next(iter(ORDER_TASKS)), mode, 0, "") >= PASS_THRESHOLD
+
+
+def _every_text() -> list[str]:
+    """Every message of the reader's corpus and of both halves of the rudeness corpus."""
+    rows = [
+        row["text"]
+        for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml"))
+        for row in yaml.safe_load(path.read_text(encoding="utf-8"))
+    ]
+    return rows + [r.text for half in HALVES for r in corpus(half)]
+
+
+def test_courtesy_alone_gives_a_whole_readings_verdict() -> None:
+    """``rudeness`` (what a grader reading a message's claims in another text asks) tells
+    what ``read`` tells of every corpus message, under the shipped and the retail lexicon,
+    and of each pair of them run together (a rude sentence beside a quoted reason)."""
+    texts = [
+        *_every_text(),
+        "I wouldn't say you are stupid.",  # its frame read as written: not rude
+        "Sie sind ein dummer Kunde, shut up und warten Sie.",  # a foreign clause: unread
+    ]
+    pairs = [f"{a} {b}" for a, b in zip(texts, texts[7:] + texts[:7], strict=True)]
+    for lexicon in (lexicon_for(default_kernel().rulebook), lexicon_for(retail_kernel().rulebook)):
+        differ = [t for t in texts + pairs if rudeness(t, lexicon) != read(t, lexicon).rude]
+        assert not differ, differ[:3]
+    assert sum(read(t, lexicon).rude for t in texts) >= 100  # the rude ones are in it
