@@ -68,6 +68,13 @@ def _echo(root: str, roots: Set[str]) -> bool:
     return root[-1] in "ds" and (root[:-1] in roots or lemma(root[:-1]) in roots)
 
 
+def _untracked(table: dict[str, set[str]]) -> dict[str, tuple[str, ...]]:
+    """``table`` with tuples for sets: a tuple or dict of strings alone is one the garbage
+    collector stops tracking, and these tables hold some 75,000 of them for the process's
+    life, which every full collection would otherwise walk."""
+    return {key: tuple(sorted(forms)) for key, forms in table.items()}
+
+
 class Typos:
     """The claim words' spellings, and what a misspelt word among them was meant to be."""
 
@@ -88,16 +95,18 @@ class Typos:
             for form, rank in forms(root).items():
                 if lemma(form) == root and rank <= self._forms.get(form, (root, rank))[1]:
                     self._forms[form] = root, rank
-        self._dropped: dict[str, set[str]] = defaultdict(set)
-        """Each form with one inner letter dropped -> the forms it comes from."""
-        self._moved: dict[str, set[str]] = defaultdict(set)
-        """Each form with one inner letter moved two places -> the forms it comes from."""
+        dropped: dict[str, set[str]] = defaultdict(set)
+        moved: dict[str, set[str]] = defaultdict(set)
         for form in self._forms:
             for i in range(1, len(form) - 1):
-                self._dropped[form[:i] + form[i + 1 :]].add(form)
+                dropped[form[:i] + form[i + 1 :]].add(form)
             for i in range(1, len(form) - 2):
-                self._moved[form[:i] + form[i + 2] + form[i : i + 2] + form[i + 3 :]].add(form)
-                self._moved[form[:i] + form[i + 1 : i + 3] + form[i] + form[i + 3 :]].add(form)
+                moved[form[:i] + form[i + 2] + form[i : i + 2] + form[i + 3 :]].add(form)
+                moved[form[:i] + form[i + 1 : i + 3] + form[i] + form[i + 3 :]].add(form)
+        self._dropped = _untracked(dropped)
+        """Each form with one inner letter dropped -> the forms it comes from."""
+        self._moved = _untracked(moved)
+        """Each form with one inner letter moved two places -> the forms it comes from."""
         self._meant: dict[str, str | None] = {}
 
     def respelt(self, text: str) -> tuple[str, list[str]]:
@@ -129,7 +138,7 @@ class Typos:
         n = len(word)
         swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, n - 1)}
         doubled = {word[:i] + word[i + 1 :] for i in range(1, n) if word[i] == word[i - 1]}
-        dropped, moved = self._dropped.get(word, set()), self._moved.get(word, set())
+        dropped, moved = self._dropped.get(word, ()), self._moved.get(word, ())
         edits = (swaps, doubled, dropped, moved)  # the likeliest typo first
         ranked = sorted(
             (self._forms[w][1], kind, -len(self._forms[w][0]), w)
