@@ -12,7 +12,9 @@ never chosen by hand: a family's refusals are drawn among the calls the kernel d
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import random
 from collections import Counter
@@ -520,9 +522,10 @@ class _Drawer:
                 }
                 arguments[name] = _payment(customer, order, resolution, rng, routes)
             elif argument.type == "choice":
-                weights = {v: spec["reasons"].get(v, 1) for v in argument.values or ()}
-                values = list(weights)
-                arguments[name] = rng.choices(values, weights=[weights[v] for v in values])[0]
+                values, cumulative = _weighted(self.rules, kernel.version, resolution, name)
+                # rng.choices(values, weights)[0], the same draw without its checks
+                at = bisect.bisect(cumulative, rng.random() * cumulative[-1], 0, len(values) - 1)
+                arguments[name] = values[at]
             elif argument.type == "text" and name == "address":
                 others = [a.text() for a in customer.addresses if a.text() != order.address]
                 arguments[name] = rng.choice(others) if others else _new_address(self.shape, rng)
@@ -658,6 +661,18 @@ def _asks_variant(rules: RetailRules, version: str, resolution: str) -> bool:
     a modification of items: the request names the variant each item becomes); per version."""
     declared = retail_kernel(rules).rulebook.declared[resolution]
     return any("item.new_price" in e.reads() for e in declared.effects)
+
+
+@functools.lru_cache(maxsize=256)
+def _weighted(
+    rules: RetailRules, version: str, resolution: str, name: str
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The values of a choice argument, and their cumulative weights (world.yaml's
+    ``reasons``, else 1 each); per version."""
+    declared = retail_kernel(rules).rulebook.declared[resolution].arguments[name].values
+    values = tuple(dict.fromkeys(declared or ()))
+    weights = world_spec(rules)["requests"]["reasons"]
+    return values, tuple(itertools.accumulate(weights.get(v, 1) for v in values))
 
 
 def _is_gift_card(customer: Customer, payment_id: object) -> bool:

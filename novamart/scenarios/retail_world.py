@@ -350,12 +350,14 @@ class _Builder:
         return values[int(rng.random() * len(values))]
 
     def ident(self, kind: str, field: str, rng: random.Random) -> str:
-        """A new identifier of ``kind.field``, by its draw's prefix and digits."""
+        """A new identifier of ``kind.field``, by its draw's prefix and digits (its number
+        drawn as ``whole`` draws it)."""
         prefix, low, high = self._draw("ident", kind, field)
+        span, used, draw = high - low + 1, self.used, rng.random
         while True:
-            found = f"{prefix}{self.whole(rng, low, high)}"
-            if found not in self.used:
-                self.used.add(found)
+            found = f"{prefix}{low + int(draw() * span)}"
+            if found not in used:
+                used.add(found)
                 return found
 
     def choice(self, kind: str, field: str, rng: random.Random) -> str:
@@ -495,16 +497,20 @@ class _Builder:
     def _item(
         self, rng: random.Random, order_status: str, days: int, products: tuple[Product, ...]
     ) -> Item:
-        variant = self.pick(rng, self.pick(rng, products).variants)
+        draw = rng.random  # the draws of pick and chance, in their order, without the calls
+        variants = products[int(draw() * len(products))].variants
+        variant = variants[int(draw() * len(variants))]
         delivered = order_status in self.delivered
+        item_id = self.ident("item", "item_id", rng)
+        final_sale = draw() < self._draw("chance", "item", "final_sale")
         return _made(
             Item,
-            item_id=self.ident("item", "item_id", rng),
+            item_id=item_id,
             product_id=variant.product_id,
             variant_id=variant.variant_id,
             price=variant.price,
             status=self.shape["item_status"][order_status],
-            final_sale=self.chance("item", "final_sale", rng),
+            final_sale=final_sale,
             days_since_delivery=days,
-            defect_found=delivered and self.chance("item", "defect_found", rng),
+            defect_found=delivered and draw() < self._draw("chance", "item", "defect_found"),
         )
