@@ -172,6 +172,16 @@ class CompiledRulebook:
                 n: _set_aside(v, overriding) if n not in granted and v.status == "eligible" else v
                 for n, v in verdicts.items()
             }
+        eligible = self._eligible(granted, facts)
+        return Decision.model_construct(
+            optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
+        )
+
+    def _eligible(self, granted: Collection[str], facts: Facts) -> list[Grant]:
+        """The grants of the policies ``granted`` (those left once an overriding one set the
+        others aside), best first: quality, then the larger amount; ties of both keep the
+        policies' order, where it no longer matters which policy is named (same resolution,
+        same amount)."""
         eligible = [
             Grant.model_construct(
                 resolution=g.resolution,
@@ -183,12 +193,18 @@ class CompiledRulebook:
             if p.name in granted
             for g in p.grants
         ]
-        # Best first: quality, then the larger amount; ties of both keep the policies' order,
-        # where it no longer matters which policy is named (same resolution, same amount).
         eligible.sort(key=lambda g: (-g.quality, -(g.amount or 0.0)))
-        return Decision.model_construct(
-            optimal=eligible[0] if eligible else None, eligible=eligible, policies=verdicts
-        )
+        return eligible
+
+    def ranked(self, facts: Facts) -> tuple[str, ...]:
+        """The resolutions of ``decide(facts).eligible``, best first, without the verdicts
+        and reasons: for a caller that needs only the best answer (a task's draw asking
+        which of many calls has the one it wants)."""
+        facts = self.rulebook.facts.check(facts)
+        _, granted, _ = self._engine_run(facts)[0]
+        overriding = self._overriding(granted)
+        left = {p.name for p in overriding} if overriding else granted
+        return tuple(g.resolution for g in self._eligible(left, facts))
 
     def granted(self, facts: Facts) -> frozenset[str]:
         """The resolutions some policy grants on ``facts`` (an overriding policy setting the
@@ -511,6 +527,9 @@ class PolicyKernel:
 
     def decide_about(self, facts: Facts, resolution: str) -> Decision:
         return self._active.decide_about(facts, resolution)
+
+    def ranked(self, facts: Facts) -> tuple[str, ...]:
+        return self._active.ranked(facts)
 
     def granters(self, resolution: str) -> tuple[Policy, ...]:
         return self._active.granters(resolution)

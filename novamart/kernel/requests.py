@@ -200,6 +200,8 @@ class Granting(Decider, Protocol):
 
     def granters(self, resolution: str) -> tuple[Policy, ...]: ...
 
+    def ranked(self, facts: Facts) -> tuple[str, ...]: ...
+
 
 TOLD_BY_GRANTS: tuple[Status, ...] = ("carried out", "declined")
 """The statuses ``granted_status`` tells from the grants alone (None: one of the others)."""
@@ -215,6 +217,18 @@ def granted_status(rules: Granting, state: Facts, call: Call, number: int = 1) -
         return "carried out"
     declared = rules.rulebook.declared
     return "declined" if any(declared[r].declines for r in resolutions) else None
+
+
+def best_answer(rules: Granting, state: Facts, call: Call, number: int = 1) -> str | None:
+    """The resolution ``settle_call(rules, state, call)`` carries the call out with or
+    declines it with, else its decision's best grant, told from the grants alone (their
+    ranking, no verdicts or reasons); None when no policy grants anything (then the outcome
+    has no grant, and is refused or undetermined: ``settle_call`` tells which)."""
+    ranked = rules.ranked(request_facts(rules.rulebook, state, call, number))
+    if call.resolution in ranked:
+        return call.resolution
+    declared = rules.rulebook.declared
+    return next((r for r in ranked if declared[r].declines), ranked[0] if ranked else None)
 
 
 EVERY_STATUS: frozenset[Status | None] = frozenset({*TOLD_BY_GRANTS, None})

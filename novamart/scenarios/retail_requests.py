@@ -29,6 +29,7 @@ from novamart.kernel.requests import (
     TOLD_BY_GRANTS,
     CallProof,
     Status,
+    best_answer,
     granted_status,
     request_facts,
     rule_amount,
@@ -388,8 +389,18 @@ class _Candidate:
         return self.kept
 
     def optimum(self) -> str:
-        """The kernel's best answer to the request (a family drawn by ``optima`` asks it)."""
-        return self.settled()[0].optimum
+        """The kernel's best answer to the request (a family drawn by ``optima`` asks it):
+        the resolution carried out, else the grants' best (``best_answer``, without the
+        settlement's reasons or the world after it), else the settled outcome's status."""
+        if self.kept is not None:
+            return self.kept[0].optimum
+        if self.granted == "carried out":
+            return self.request.call.resolution
+        kernel = retail_kernel(self.rules)
+        if self.facts is None:  # its status was proven without them; settle reads them too
+            self.facts = kernel.rulebook.facts.built(case_facts(self.state, self.request))
+        told = best_answer(kernel, self.facts, self.request.call)
+        return self.settled()[0].optimum if told is None else told
 
 
 def _first_fitting(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from novamart.kernel.declared import Call
-from novamart.kernel.requests import CallProof, decide_plan, granted_status
+from novamart.kernel.requests import CallProof, best_answer, decide_plan, granted_status
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_report import task_report
 from novamart.scenarios.retail_requests import (
@@ -267,7 +267,9 @@ def test_what_a_case_without_its_items_proves_holds_on_the_whole_case() -> None:
     proof: on a call's case read without its items, the statuses it leaves hold the one
     ``granted_status`` tells on the whole case, and a resolution it rules out is never the
     call's best answer; and it proves one status for a good share of the calls (an exchange
-    of a pending order is declined, a cancellation with the reason ``other`` too)."""
+    of a pending order is declined, a cancellation with the reason ``other`` too). The best
+    answer told from the grants alone (``best_answer``, which a late return's draw asks) is
+    the settled optimum."""
     kernel = retail_kernel()
     rulebook = kernel.rulebook
     resolutions = tuple(rulebook.resolutions)
@@ -280,7 +282,10 @@ def test_what_a_case_without_its_items_proves_holds_on_the_whole_case() -> None:
                 whole = rulebook.facts.built(case_facts(world, request))
                 records = rulebook.facts.built(case_facts(world, request, items=False))
                 told = granted_status(kernel, whole, request.call)
-                best = settle(world, request)[0].optimum
+                settled = settle(world, request)[0]
+                best = settled.optimum
+                answer = best_answer(kernel, whole, request.call)  # the draw's optimum
+                assert (settled.status if answer is None else answer) == best, request
                 for case in (records, whole):
                     proof = CallProof(kernel, case, request.call)
                     assert told in proof.statuses(), request
