@@ -83,12 +83,16 @@ class Outcome:
 
 
 _judged: Memo = {}
+_graded: Memo = {}
+_extra: Memo = {}
 
 
 def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome:
     """The requests of ``best`` judged on ``final`` (and, for refusals, on what was said).
     It reads the trail's writes and messages only: kept while they, the plan and the world
-    are the same objects (a look-up step changes none of them)."""
+    are the same objects (a look-up step changes none of them); a request's grade and the
+    extra fields are kept apart from the messages (a message changes whether a refusal was
+    told, nothing of the world)."""
     writes = tuple(s for s in trail.steps if s.kind == "write")
     owners = (best, final, trail.messages, *writes)
     return kept_for(
@@ -101,23 +105,35 @@ def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome
 
 def _outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome:
     ending = flatten(final)
-    escalated = {
+    escalated = frozenset(
         s.order_id
         for s in trail.steps
         if s.kind == "write" and s.resolution == ESCALATE and s.carried_out
-    }
+    )
     wanted = {s.request.order_id for s in best.settled if s.optimum == ESCALATE}
-    requests = tuple(_request(i, best, ending, trail, escalated) for i in range(len(best.settled)))
+    requests = []
+    for index, settled in enumerate(best.settled):
+        order_id = settled.request.order_id
+        told = settled.status != CARRIED_OUT and said.refusal(trail.messages, order_id) is not None
+        requests.append(
+            kept_for(
+                _graded,
+                (best, final),
+                (index, told, escalated),
+                lambda i=index, t=told: _request(i, best, ending, t, escalated),
+            )
+        )
+    extra = kept_for(_extra, (best, final), (), lambda: changed_worlds(best.world, final))
     return Outcome(
-        requests=requests,
-        extra=changed_worlds(best.world, final) - best.touched,
+        requests=tuple(requests),
+        extra=extra - best.touched,
         escalations=tuple(sorted(o for o in escalated - wanted if o is not None)),
         customer_id=customer_id,
     )
 
 
 def _request(
-    index: int, best: Plan, ending: WorldFields, trail: Trail, escalated: set[str | None]
+    index: int, best: Plan, ending: WorldFields, told: bool, escalated: frozenset[str | None]
 ) -> RequestGrade:
     settled = best.settled[index]
     order_id = settled.request.order_id
@@ -138,7 +154,6 @@ def _request(
             for r in order_fields(best.optimal, order_id) - best.touched
             if now.get(r) != optimal.get(r)
         )
-        told = said.refusal(trail.messages, order_id) is not None
         given = sorted(r for r in best.touches[index] if ending.get(r) != best.optimal.get(r))
         parts = [
             f"changed: {_differences(differ, now, optimal)}" if differ else "untouched",

@@ -71,10 +71,17 @@ class Request:
         return tuple(self.call.arguments.get("item_ids", ()))
 
     def key(self) -> tuple[object, ...]:
-        """The request as a hashable value (two equal requests have one key)."""
-        arguments = self.call.arguments
-        named = sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items())
-        return (self.customer_id, self.call.resolution, tuple(named), self.targets)
+        """The request as a hashable value (two equal requests have one key); made once
+        (a request is frozen, and memos of the draw, the plan and the grade key on it)."""
+        found = self.__dict__.get("_key")
+        if found is None:
+            arguments = self.call.arguments
+            named = sorted(
+                (k, tuple(v) if isinstance(v, list) else v) for k, v in arguments.items()
+            )
+            found = (self.customer_id, self.call.resolution, tuple(named), self.targets)
+            object.__setattr__(self, "_key", found)
+        return found
 
 
 @dataclass(frozen=True)
