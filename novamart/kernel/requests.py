@@ -250,13 +250,32 @@ class CallProof:
     def __init__(self, rules: Granting, case: Facts, call: Call, number: int = 1) -> None:
         rulebook = rules.rulebook
         declared, raw, _ = _request(rulebook, case, call, number, selection=False)
-        self.unread = declared.selects
+        self.unread: frozenset[str | None] = frozenset({declared.selects})
         self.request = (
             rulebook.facts.checked_record(REQUEST_KIND, raw[REQUEST_KIND]) if raw else None
         )
         self.rules, self.rulebook, self.call = rules, rulebook, call
         self.case = case.unfocused()  # as request_facts decides it: no member in focus
         self._told: dict[str, bool | None] = {}
+
+    @classmethod
+    def unasked(cls, rules: Granting, case: Facts, resolution: str) -> CallProof:
+        """What ``case`` proves of every call of ``resolution``, whatever its arguments: the
+        request read as unknown, with the collection it selects. Weaker than a call's proof,
+        never contrary to it (more known turns an unknown test into a pass or a failure, never
+        one into the other), so what it rules out a call's proof rules out too: for a caller
+        that skips drawing the arguments of a call that cannot be granted."""
+        declared = rules.rulebook.declared.get(resolution)
+        if declared is None:
+            raise ArgumentError(f"unknown resolution {resolution!r}")
+        proof = cls.__new__(cls)
+        proof.unread = frozenset({declared.selects, REQUEST_KIND})
+        proof.request = None
+        proof.rules, proof.rulebook = rules, rules.rulebook
+        proof.call = Call(resolution=resolution, arguments={})
+        proof.case = case.unfocused()
+        proof._told = {}
+        return proof
 
     def statuses(self) -> frozenset[Status | None]:
         """What ``granted_status`` can tell of the call on the whole case: one status when
@@ -314,10 +333,10 @@ class CallProof:
     def value(self, kind: str, field: str) -> Any:
         if kind == REQUEST_KIND and self.request is not None:
             return self.request.get(field)
-        return None if kind == self.unread else self.case.value(kind, field)
+        return None if kind in self.unread else self.case.value(kind, field)
 
     def collection(self, kind: str) -> tuple[FactRecord, ...] | None:
-        return None if kind == self.unread else self.case.collection(kind)
+        return None if kind in self.unread else self.case.collection(kind)
 
     def in_focus(self) -> tuple[str, ...]:
         return self.case.in_focus()

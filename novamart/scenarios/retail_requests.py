@@ -577,6 +577,9 @@ class _Candidates:
     records: dict[tuple[int, str, object], Facts] = field(default_factory=dict)
     """A case's records (no item), by world (its id), order and payment method named."""
     proofs: dict[tuple[int, tuple[object, ...]], CallProof] = field(default_factory=dict)
+    orders: dict[tuple[str, bool], Facts] = field(default_factory=dict)
+    """An order's records on ``state`` (no item, no request), with or without its payment."""
+    unasked_proofs: dict[tuple[str, str], CallProof] = field(default_factory=dict)
 
     def option(self, resolution: str, order_id: str, short: bool) -> _Candidate | None:
         short = short and self.drawn
@@ -617,12 +620,17 @@ class _Candidates:
         False when the case's records and the call's request prove that no policy grants it
         (``CallProof.may_grant``: a fraction of a decision's cost), or when there is no such
         candidate. The draw then skips it: a call is carried out, or a resolution is its
-        optimum, only when granted. Any name but a resolution's proves nothing."""
+        optimum, only when granted. Any name but a resolution's proves nothing. The order's
+        records alone are asked first (``unasked``): what they rule out needs no arguments
+        drawn."""
+        rulebook = retail_kernel(self.drawer.rules).rulebook
+        known = wanted in rulebook.resolutions
+        if known and not self.unasked(resolution, order_id).may_grant(wanted):
+            return False
         request = self.request(resolution, order_id)
         if request is None:
             return False
-        rulebook = retail_kernel(self.drawer.rules).rulebook
-        if wanted not in rulebook.resolutions:
+        if not known:
             return True
         state = self.decided_on(request, resolution, order_id, short=False)  # option()'s
         return self.proof(state, request).may_grant(wanted)
@@ -657,6 +665,25 @@ class _Candidates:
             return _Candidate(request, state, None, next(iter(told)), None, self.drawer.rules)
         facts = self.drawer.case(state, request)
         return _Candidate.decided(state, request, facts, self.drawer.rules)
+
+    def unasked(self, resolution: str, order_id: str) -> CallProof:
+        """What the order's records prove of every call of ``resolution`` on it, before its
+        arguments are drawn (a payment method it may name is one of them: read as unknown,
+        with the balance a gift card may be drawn)."""
+        key = (resolution, order_id)
+        if key not in self.unasked_proofs:
+            kernel = retail_kernel(self.drawer.rules)
+            declared = kernel.rulebook.declared[resolution]
+            names_payment = any(a.of == "payment" for a in declared.arguments.values())
+            held = (order_id, names_payment)
+            if held not in self.orders:
+                on_order = Call(resolution=resolution, arguments={"order_id": order_id})
+                raw = case_facts(self.state, Request(self.customer_id, on_order), items=False)
+                if names_payment:
+                    del raw["payment"]
+                self.orders[held] = kernel.rulebook.facts.built(raw)
+            self.unasked_proofs[key] = CallProof.unasked(kernel, self.orders[held], resolution)
+        return self.unasked_proofs[key]
 
     def proof(self, state: World, request: Request) -> CallProof:
         """What the request's case on ``state`` proves without its items (kept per world:

@@ -4,7 +4,9 @@ On every example of every rulebook shipped or fixed here (one with an overriding
 deciding per item, the retail rules), each call the example makes and each resolution called
 without arguments: the statuses the proof leaves on the example's facts, on their single
 records alone (every collection unknown) and with a member in focus (which a call's decision
-does not keep), hold the one ``granted_status`` tells.
+does not keep), hold the one ``granted_status`` tells; so do those of the proof of the call's
+resolution with its arguments unknown (``CallProof.unasked``), which rules nothing out that
+the call's own proof does not.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pytest
 from novamart.kernel import PolicyKernel
 from novamart.kernel.decide import DEFAULT_RULES_DIR
 from novamart.kernel.declared import ArgumentError, Call
-from novamart.kernel.requests import EVERY_STATUS, CallProof, granted_status
+from novamart.kernel.requests import EVERY_STATUS, CallProof, granted_status, request_facts
 from novamart.kernel.rulebook import Example
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -49,8 +51,21 @@ def test_a_proof_holds_the_status_the_grants_tell(rules: Path) -> None:
                 continue  # the proof speaks of calls the case accepts
             focused = [facts.focus(k, 0) for k, m in facts.collections().items() if m]
             for case in (facts, facts.only(singles), *focused):
-                statuses = CallProof(kernel, case, call).statuses()
+                proof = CallProof(kernel, case, call)
+                statuses = proof.statuses()
                 assert told in statuses, (example.name, call, told, statuses)
+                unasked = CallProof.unasked(kernel, case, call.resolution)  # any arguments
+                assert told in unasked.statuses(), (example.name, call, told)
+                for resolution in rulebook.resolutions:  # it rules out no more than the call's
+                    assert unasked.may_grant(resolution) or not proof.may_grant(resolution)
+            for other in (c for c in _calls(kernel, example) if c.arguments and c != call):
+                try:  # a case still holding another call's request: unasked reads none
+                    stale = request_facts(rulebook, facts, other)
+                    told_there = granted_status(kernel, stale, call)
+                except ArgumentError:
+                    continue
+                unasked = CallProof.unasked(kernel, stale, call.resolution)
+                assert told_there in unasked.statuses(), (example.name, call, other)
             proven += len(CallProof(kernel, facts, call).statuses()) == 1
             checked += 1
     assert checked >= 20 and proven >= 1, (checked, proven)
