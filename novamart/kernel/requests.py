@@ -247,12 +247,22 @@ class CallProof:
     ``case``: checked facts; an ArgumentError when an argument does not fit them (the ids the
     call selects are checked for their shape alone)."""
 
-    def __init__(self, rules: Granting, case: Facts, call: Call, number: int = 1) -> None:
+    def __init__(
+        self, rules: Granting, case: Facts, call: Call, number: int = 1, asked: bool = True
+    ) -> None:
         rulebook = rules.rulebook
-        declared, raw, _ = _request(rulebook, case, call, number, selection=False)
-        self.unread: frozenset[str | None] = frozenset({declared.selects})
+        if asked:
+            declared, raw, _ = _request(rulebook, case, call, number, selection=False)
+            record = raw.get(REQUEST_KIND)
+        elif (declared := rulebook.declared.get(call.resolution)) is None:
+            raise ArgumentError(f"unknown resolution {call.resolution!r}")
+        else:
+            record = None
+        self.unread = frozenset({declared.selects, *(() if asked else (REQUEST_KIND,))})
+        """The kinds read as unknown: the collection the call selects, and unasked, the
+        request."""
         self.request = (
-            rulebook.facts.checked_record(REQUEST_KIND, raw[REQUEST_KIND]) if raw else None
+            None if record is None else rulebook.facts.checked_record(REQUEST_KIND, record)
         )
         self.rules, self.rulebook, self.call = rules, rulebook, call
         self.case = case.unfocused()  # as request_facts decides it: no member in focus
@@ -265,17 +275,7 @@ class CallProof:
         never contrary to it (more known turns an unknown test into a pass or a failure, never
         one into the other), so what it rules out a call's proof rules out too: for a caller
         that skips drawing the arguments of a call that cannot be granted."""
-        declared = rules.rulebook.declared.get(resolution)
-        if declared is None:
-            raise ArgumentError(f"unknown resolution {resolution!r}")
-        proof = cls.__new__(cls)
-        proof.unread = frozenset({declared.selects, REQUEST_KIND})
-        proof.request = None
-        proof.rules, proof.rulebook = rules, rules.rulebook
-        proof.call = Call(resolution=resolution, arguments={})
-        proof.case = case.unfocused()
-        proof._told = {}
-        return proof
+        return cls(rules, case, Call(resolution=resolution, arguments={}), asked=False)
 
     def statuses(self) -> frozenset[Status | None]:
         """What ``granted_status`` can tell of the call on the whole case: one status when

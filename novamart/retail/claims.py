@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from novamart.language import lexicon_for, read
 from novamart.language.consequence import BENEFIT, BENEFIT_NOTE, FEES, ORDER_NOTE, REVIEW_NOTE
@@ -110,21 +111,21 @@ def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
 _held: Memo = {}
 
 
-def _statuses(customer_id: str, worlds: tuple[World, ...]) -> dict[str, frozenset[str]]:
+def _statuses(customer_id: str, worlds: tuple[World, ...]) -> Mapping[str, frozenset[str]]:
     """The statuses each of the customer's orders (by its number) and their items hold in
     any of ``worlds`` (the episode's first and last); kept while they are the same objects
     (read only: an episode's messages are checked again after every step)."""
     return kept_for(_held, worlds, customer_id, lambda: _held_statuses(customer_id, worlds))
 
 
-def _held_statuses(customer_id: str, worlds: tuple[World, ...]) -> dict[str, frozenset[str]]:
+def _held_statuses(customer_id: str, worlds: tuple[World, ...]) -> Mapping[str, frozenset[str]]:
     held: dict[str, set[str]] = {}
     for world in worlds:
         for order in world.customer(customer_id).orders:
             statuses = held.setdefault(_number(order.order_id), set())
             statuses.add(order.status)
             statuses.update(item.status for item in order.items)
-    return {number: frozenset(statuses) for number, statuses in held.items()}
+    return MappingProxyType({number: frozenset(s) for number, s in held.items()})  # shared
 
 
 def _sizes(customer_id: str, worlds: Iterable[World]) -> dict[str, int]:

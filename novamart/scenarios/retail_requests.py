@@ -713,11 +713,19 @@ def _weighted(
     rules: RetailRules, version: str, resolution: str, name: str
 ) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The values of a choice argument, and their cumulative weights (world.yaml's
-    ``reasons``, else 1 each); per version."""
+    ``reasons``, else 1 each); per version. A ScenarioError when they cannot be drawn from
+    (``rng.choices`` would refuse them: none, or weights not totalling a finite number above
+    zero)."""
     declared = retail_kernel(rules).rulebook.declared[resolution].arguments[name].values
     values = tuple(dict.fromkeys(declared or ()))
     weights = world_spec(rules)["requests"]["reasons"]
-    return values, tuple(itertools.accumulate(weights.get(v, 1) for v in values))
+    cumulative = tuple(itertools.accumulate(weights.get(v, 1) for v in values))
+    if not values or not math.isfinite(cumulative[-1]) or cumulative[-1] <= 0:
+        raise ScenarioError(
+            f"world.yaml: requests.reasons must give {resolution}'s {name} "
+            f"({', '.join(values) or 'no values'}) weights totalling a finite number above 0"
+        )
+    return values, cumulative
 
 
 def _is_gift_card(customer: Customer, payment_id: object) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,12 +29,13 @@ from novamart.scenarios.retail_requests import (
 )
 from novamart.scenarios.retail_world import (
     AS_WRITTEN,
+    RetailRules,
     World,
     build_world,
     retail_kernel,
     world_spec,
 )
-from novamart.scenarios.tasks import RETAIL_TASKS
+from novamart.scenarios.tasks import RETAIL_DIR, RETAIL_TASKS
 
 FAMILIES = tuple(world_spec()["requests"]["families"])
 SEEDS = range(30)
@@ -354,3 +357,22 @@ def test_what_an_order_proves_before_a_request_is_drawn_rules_out_no_more_than_t
                         ruled_out += not unasked.may_grant(wanted)
                         asked += 1
     assert ruled_out >= asked / 4, (ruled_out, asked)
+
+
+def test_reasons_that_cannot_be_drawn_from_are_a_clear_error(tmp_path: Path) -> None:
+    """world.yaml's reason weights all at 0 (an analyst's edit): a ScenarioError naming them
+    when a cancellation's reason is drawn, as rng.choices would refuse them, never a draw."""
+    rules = Path(shutil.copytree(RETAIL_DIR, tmp_path / "retail"))
+    world_file = rules / "world" / "world.yaml"
+    text = world_file.read_text()
+    zeroed = re.sub(
+        r"reasons: \{[^}]*\}",
+        "reasons: {no longer needed: 0, ordered by mistake: 0, other: 0}",
+        text,
+        count=1,
+    )
+    assert zeroed != text
+    world_file.write_text(zeroed)
+    with pytest.raises(ScenarioError, match=r"requests\.reasons"):
+        for seed in range(20):
+            build_task("pending_change", seed, RetailRules(rules))
