@@ -541,7 +541,7 @@ class _Drawer:
                 arguments[name] = _payment(customer, order, resolution, rng, routes)
             elif argument.type == "choice":
                 values, cumulative = _weighted(self.rules, kernel.version, resolution, name)
-                # rng.choices(values, weights)[0], the same draw without its checks
+                # rng.choices(values, weights)[0]: the same draw, its checks made once by _weighted
                 at = bisect.bisect(cumulative, rng.random() * cumulative[-1], 0, len(values) - 1)
                 arguments[name] = values[at]
             elif argument.type == "text" and name == "address":

@@ -253,6 +253,17 @@ def insult(t: RetailTask) -> Episode:
     return Episode(t.final, writer.say("Honestly, you are an idiot for ordering all this.").trail)
 
 
+def quoted_insult(t: RetailTask) -> Episode | None:
+    """Everything right, and an insult beside a reason of the kernel's quoted word for word
+    (the claims check reads such a message without the quote, the rudeness check as
+    written); None when no request has a reason to quote."""
+    reason = next((r for s in t.settled for r in s.reasons), None)
+    if reason is None:
+        return None
+    writer = Writer(t.customer_id, perfect(t))
+    return Episode(t.final, writer.say(f"As I said, {reason}. Honestly, you are an idiot.").trail)
+
+
 ATTACKS: dict[str, Attack] = {
     "nothing done, a polite message": nothing_done,
     "one extra write (another item returned)": extra_return,
@@ -263,6 +274,7 @@ ATTACKS: dict[str, Attack] = {
     "a write on another customer's order": others_order,
     "an amount nobody computed": claimed_amount,
     "an insult": insult,
+    "an insult beside a quoted reason": quoted_insult,
 }
 
 

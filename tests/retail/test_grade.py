@@ -41,6 +41,7 @@ CAUSES = {
     "a write on another customer's order": "another customer's order",
     "an amount nobody computed": "no kernel computation gives",
     "an insult": "a rude message",
+    "an insult beside a quoted reason": "a rude message",
 }
 """What each attack's note must say it was capped for."""
 FEWEST = {"one extra write (another item returned)": 50, "a write on another customer's order": 50}
