@@ -444,7 +444,16 @@ def consequence(
 ) -> Consequence | None:
     """What the clause claims of consequence by its shape (None: nothing). With
     ``only_transfers`` (a clause whose facts the lexicon read), only what moves value to the
-    customer counts, not a finding (the lexicon's facts stand)."""
+    customer counts, not a finding (the lexicon's facts stand). Kept on the clause: the
+    reader asks it of a clause for its claims and again for its shape."""
+    key = (consequence, lexicon, only_transfers)
+    found = clause.read.get(key, clause)  # the clause itself: not asked yet
+    if found is clause:
+        found = clause.read[key] = _consequence(clause, lexicon, only_transfers)
+    return found  # type: ignore[return-value]
+
+
+def _consequence(clause: Clause, lexicon: Lexicon, only_transfers: bool) -> Consequence | None:
     vocabulary = clause.vocabulary
     money = "money" in clause.kinds
     if not money and vocabulary.isdisjoint(CUES):

@@ -207,8 +207,10 @@ CUSTOMER_OPTIONS = wordset("can could may might need needs should must")
 """After "you": the customer's own possible action ("you can place a new order")."""
 
 
-def _runs(lemmas: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
-    vocabulary = set(lemmas)
+def _runs(clause: Clause, phrases: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether one of ``phrases`` runs in the clause's lemmas (a phrase with a word the clause
+    lacks, as a word or a lemma, is ruled out by one set comparison)."""
+    vocabulary, lemmas = clause.vocabulary, clause.lemmas
     for phrase in phrases:
         if not vocabulary.issuperset(phrase):
             continue
@@ -286,7 +288,7 @@ def imperative(clause: Clause) -> bool:
 def _gift(clause: Clause) -> bool:
     """ "on us", "to say sorry", "we're throwing in ...", "now active on your account"; not
     the writer's wish ("I want to make this right")."""
-    return _runs(clause.lemmas, GIFT) and not _wishing(clause)
+    return _runs(clause, GIFT) and not _wishing(clause)
 
 
 def _wishing(clause: Clause) -> bool:
@@ -299,7 +301,7 @@ def _wishing(clause: Clause) -> bool:
 def _only_gift(clause: Clause) -> bool:
     """A clause that is only a gift's phrase ("as a goodwill gesture", "on us")."""
     words = [w for w in clause.words if w.isalpha()]
-    return len(words) <= 4 and _runs(clause.lemmas, MANNER)
+    return len(words) <= 4 and _runs(clause, MANNER)
 
 
 def _customers_option(clause: Clause) -> bool:
@@ -360,7 +362,7 @@ def _moves(clause: Clause) -> bool:
     """Something travels to the customer: "on its way", "in the post", "with you", "back",
     money that "changes hands";
     or a verb of sending with a destination (the customer, their card, the warehouse)."""
-    if _runs(clause.lemmas, AT_THE_CUSTOMER):
+    if _runs(clause, AT_THE_CUSTOMER):
         return True
     if not clause.vocabulary.isdisjoint(("back", "again")) and not _answer(
         clause.words, clause.lemmas, len(clause.words)
@@ -610,7 +612,7 @@ def _stake(clause: Clause) -> Stake | None:
         # before named)
     if moves and route and not paperwork(clause):
         return Stake("refers")
-    if moves and not paperwork(clause) and _runs(clause.lemmas, AT_THE_CUSTOMER):
+    if moves and not paperwork(clause) and _runs(clause, AT_THE_CUSTOMER):
         return Stake("benefit")  # something on its way that the clause does not name
     return None
 
@@ -909,7 +911,7 @@ GIFT_PURPOSE = _lemmatised(
 def gift_purpose(clause: Clause) -> bool:
     """ "To say sorry, ...", "As an apology, ...": what the rest of the sentence gives is a
     gift, whatever it names (not "I'm sorry for the trouble", an apology)."""
-    return _runs(clause.lemmas, GIFT_PURPOSE) and not _wishing(clause)
+    return _runs(clause, GIFT_PURPOSE) and not _wishing(clause)
 
 
 COVER = lemmaset("cover absorb foot pick waive")

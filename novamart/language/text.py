@@ -171,6 +171,9 @@ class Clause:
     novamart.language.frames): they count toward the polarity of everything it says."""
     hedged: bool = False
     """Its frame denies knowing or saying it ("I can't say ..."): what it claims is hedged."""
+    read: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What the reader's passes found in it, by pass (a clause is asked again by the passes
+    around it); empty in a copy (``dataclasses.replace``), whose words may differ."""
 
 
 def normalise(text: str, folded: bool = False) -> str:

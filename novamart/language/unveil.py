@@ -41,11 +41,18 @@ with one, the letters that stand for others ("r3fvnd")."""
 _GAP = r"(?:[ \t]*(?:[^\w\s$€£%]|_)[ \t]*|[ \t]+)"
 """What may separate spaced-out letters: spaces, or one sign (a dot, a dash, a star, an
 underscore ...) with spaces around it, but never a line break, a digit or a currency."""
-_SUSPECT = re.compile(
-    rf"(?<![a-z0-9])[a-z](?:{_GAP}[a-z]){{2,}}(?:{_GAP}[a-z]+)?(?![a-z0-9])"  # r. e. f. u. n. d
-    r"|[a-z]+(?:(?:-[ \t]?|[ \t]-)[a-z]+)+"  # re-fund, re- fund
-    r"|[a-z0-9@$]*(?:[a-z][0-9@$]|[0-9@][a-z])[a-z0-9@$]*"  # r3fund, 1ssued, c@sh
-)
+_SPACED_OUT = re.compile(rf"(?<![a-z0-9])[a-z](?:{_GAP}[a-z]){{2,}}(?:{_GAP}[a-z]+)?(?![a-z0-9])")
+"""Letters spaced out: r. e. f. u. n. d"""
+_HYPHENATED = re.compile(r"[a-z]+(?:(?:-[ \t]?|[ \t]-)[a-z]+)+")
+"""A word broken by a hyphen: re-fund, re- fund"""
+_MIXED = r"[a-z0-9@$]*(?:[a-z][0-9@$]|[0-9@][a-z])[a-z0-9@$]*"
+"""A word of letters mixed with digits or signs: r3fund, 1ssued, c@sh"""
+_SUSPECT = re.compile(f"{_SPACED_OUT.pattern}|{_HYPHENATED.pattern}|{_MIXED}")
+_MIXED_RUN = re.compile(r"(?<![a-z0-9@$])[a-z0-9@$]*?(?:[a-z][0-9@$]|[0-9@][a-z])[a-z0-9@$]*")
+"""What _SUSPECT finds in a text where neither of its first two alternatives matches: the
+third's matches, each a whole run of ``[a-z0-9@$]`` holding a letter beside a digit or sign
+(its greedy scan takes the run from its start), found in one pass instead of trying three
+alternatives at every character (an order's ids and amounts make most replies suspect)."""
 _LETTERS = re.compile(r"[a-z]+")
 _FORMAT, _DASH = "Cf", "Pd"
 
@@ -218,7 +225,8 @@ def _undisguised(text: str, known: Callable[[str], bool]) -> tuple[str, list[str
         changes.append(f"{raw} -> {word}")
         return word
 
-    return _SUSPECT.sub(rewrite, text), changes
+    rare = _SPACED_OUT.search(text) or ("-" in text and _HYPHENATED.search(text))
+    return (_SUSPECT if rare else _MIXED_RUN).sub(rewrite, text), changes
 
 
 def _spaced(raw: str, known: Callable[[str], bool], changes: list[str]) -> str:

@@ -1,0 +1,55 @@
+"""The disguise scan (novamart.language.unveil): a text where neither spaced-out letters nor a
+hyphenated word can match is scanned for mixed words alone, in one pass; it must rewrite
+exactly what the three-alternative scan rewrites, on any text, or a disguise would be read
+in one reply and missed in another."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from novamart.kernel import default_kernel
+from novamart.language import lexicon_for
+from novamart.language import unveil as u
+from novamart.language.reader import known_words
+
+KNOWS = known_words(lexicon_for(default_kernel().rulebook)).knows
+
+texts = st.text(alphabet="abcr3e1f0u@n$d2 .-\t_*x9", max_size=40)
+
+
+def _marked(match: re.Match[str]) -> str:
+    return f"<{match.group(0)}>"
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts)
+def test_mixed_runs_are_the_suspect_scan_where_nothing_else_matches(text: str) -> None:
+    rare = u._SPACED_OUT.search(text) or u._HYPHENATED.search(text)
+    if not rare:
+        assert u._MIXED_RUN.sub(_marked, text) == u._SUSPECT.sub(_marked, text)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts)
+def test_a_text_is_undisguised_as_by_the_whole_scan(text: str) -> None:
+    found = u._undisguised(text, KNOWS)
+    one_pass = u._MIXED_RUN
+    u._MIXED_RUN = u._SUSPECT  # the scan as it was: every alternative at every character
+    try:
+        whole = u._undisguised(text, KNOWS)
+    finally:
+        u._MIXED_RUN = one_pass
+    assert found == whole
+
+
+def test_an_order_reply_is_scanned_in_one_pass_and_a_disguise_in_it_still_read() -> None:
+    reply = "Your order #w3886768 is r3funded; item 8703543367 (desk lamp)."
+    assert not u._SPACED_OUT.search(reply) and not u._HYPHENATED.search(reply)
+    text, changes = u._undisguised(reply, KNOWS)
+    assert "refunded" in text and changes == ["r3funded -> refunded"]
+    spaced = "Your order #w3886768: r e f u n d e d, item 8703543367."
+    assert u._SPACED_OUT.search(spaced)
+    assert "refunded" in u._undisguised(spaced, KNOWS)[0]
