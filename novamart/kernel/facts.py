@@ -244,6 +244,11 @@ class Facts:
         self._checked_as: tuple[FactSchema, Facts] | None = None
         """Unchecked facts: their checked copy, once a schema made it (they never change)."""
 
+    def checked_by(self, schema: FactSchema) -> bool:
+        """Whether ``schema`` checked these facts (each value of its declared type, so facts
+        equal to them hold the same values, not 1 for 1.0)."""
+        return self._checked is schema
+
     def present(self) -> dict[str, FactRecord]:
         """The kinds that are known, by name (a collection by its fact in focus)."""
         if not self._focus:

@@ -12,6 +12,7 @@ else refused with the kernel's reasons, or undetermined with the tools that woul
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, Protocol
 
@@ -26,6 +27,7 @@ from novamart.kernel.examples import Decider
 from novamart.kernel.facts import MAX_TEXT, FactRecord, Facts
 from novamart.kernel.money import same_amount
 from novamart.kernel.outcomes import holds
+from novamart.kernel.recent import RecentlyUsed
 from novamart.kernel.rulebook import Example, Policy, Rulebook
 
 Status = Literal["carried out", "declined", "refused", "undetermined"]
@@ -144,12 +146,48 @@ def decide_call(rules: Decider, state: Facts, call: Call, number: int = 1) -> tu
     return _outcome(rules.rulebook, state, facts, call, rules.decide(facts))
 
 
+SETTLED_KEPT = 1_024
+_settled: RecentlyUsed[tuple, tuple[weakref.ref, tuple[Outcome, Facts]]] = RecentlyUsed(
+    SETTLED_KEPT
+)
+"""``settle_call``'s results by decider (its id, and a weak reference to tell it from a later
+one at that address: a forgotten version's engine is still freed), state and call: a task's
+draw settles the calls the oracle and the agents then write on equal states (their effects
+were most of a write's cost)."""
+
+
 def settle_call(
     rules: Granting, state: Facts, call: Call, number: int = 1
 ) -> tuple[Outcome, Facts]:
     """``decide_call``, its outcome's decision holding the verdicts of the policies that can
     grant the call only (``CompiledRulebook.decide_about``): the same status, grant, reasons
-    and missing tools, for a caller that keeps those and not the decision."""
+    and missing tools, for a caller that keeps those and not the decision. Kept for the last
+    calls settled on checked facts (the outcome is immutable and a function of these alone).
+    """
+    if not state.checked_by(rules.rulebook.facts):  # equal facts may differ in type
+        return _settle_call(rules, state, call, number)
+    try:
+        key = (id(rules), state, call.resolution, _frozen(call.arguments), number)
+        hash(key)
+        made = weakref.ref(rules)
+    except TypeError:  # an argument no tool's call carries (a mapping), or no weak reference
+        return _settle_call(rules, state, call, number)
+    held = _settled.get(key, lambda: (made, _settle_call(rules, state, call, number)))
+    return held[1] if held[0]() is rules else _settle_call(rules, state, call, number)
+
+
+def _frozen(arguments: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
+    """A call's arguments as a key: a list as a tuple, each value with its type (a call
+    naming 1 is not one naming 1.0 or True: its arguments are checked strictly)."""
+    return tuple(
+        (name, tuple(value), tuple(map(type, value)))
+        if isinstance(value, list)
+        else (name, value, type(value))
+        for name, value in sorted(arguments.items())
+    )
+
+
+def _settle_call(rules: Granting, state: Facts, call: Call, number: int) -> tuple[Outcome, Facts]:
     facts = request_facts(rules.rulebook, state, call, number)
     return _outcome(rules.rulebook, state, facts, call, rules.decide_about(facts, call.resolution))
 

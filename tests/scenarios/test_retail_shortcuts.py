@@ -9,13 +9,24 @@ here against the long way on the requests of real tasks (every status the famili
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections import Counter
 
 import pytest
 
+from novamart.kernel import requests
+from novamart.kernel.decide import CompiledRulebook
 from novamart.kernel.effects import REQUEST_KIND, SELECTED
 from novamart.kernel.facts import Facts
-from novamart.kernel.requests import decide_call, granted_status, request_facts, settle_call
+from novamart.kernel.requests import (
+    _frozen,
+    _settle_call,
+    decide_call,
+    granted_status,
+    request_facts,
+    settle_call,
+)
 from novamart.scenarios.retail_requests import (
     Request,
     RetailTask,
@@ -104,3 +115,37 @@ def test_a_settlement_is_kept_per_world_and_equals_one_made_again(
             assert _settle(state, request, AS_WRITTEN, None) == kept
             copy = World(state.seed, state.products, state.customers)  # equal, not the same
             assert settle(copy, request) is not kept and settle(copy, request) == kept
+
+
+def test_a_kept_settlement_is_the_one_made_again_and_only_for_the_same_typed_call(
+    tasks: list[RetailTask],
+) -> None:
+    """``settle_call`` keeps its result by decider, checked state and call: an equal call on
+    equal facts gets it (the write after a draw); another decider, facts built in code (a 1
+    that may stand for 1.0) are settled anew, and arguments equal in value but not in type
+    are other keys."""
+    kernel = retail_kernel()
+    schema = kernel.rulebook.facts
+    for task in tasks[::4]:
+        for state, request in _cases(task):
+            facts = schema.built(case_facts(state, request))
+            kept = settle_call(kernel, facts, request.call)
+            again = settle_call(kernel, schema.built(case_facts(state, request)), request.call)
+            assert again is kept
+            assert _settle_call(kernel, facts, request.call, 1) == kept
+            unchecked = Facts(**case_facts(state, request))
+            assert settle_call(kernel, unchecked, request.call) is not kept
+    other = CompiledRulebook(kernel.rulebook)  # another decider: its own results
+    assert settle_call(other, facts, request.call) is not kept
+    assert settle_call(other, facts, request.call) == kept
+    freed = weakref.ref(other)
+    del other
+    gc.collect()
+    assert freed() is None  # the memo holds no decider (nor its engine)
+    key = (id(kernel), facts, request.call.resolution, _frozen(request.call.arguments), 1)
+    gone = CompiledRulebook.__new__(CompiledRulebook)
+    requests._settled._entries[key] = (weakref.ref(gone), "a result of a decider since freed")
+    del gone  # as if an earlier decider had sat at this address
+    assert settle_call(kernel, facts, request.call) == kept
+    keys = {_frozen({"quantity": n}) for n in (1, 1.0, True)}
+    assert len(keys) == 3  # equal values, not the same argument
