@@ -1,12 +1,14 @@
 """The disguise scan (novamart.language.unveil): a text where neither spaced-out letters nor a
 hyphenated word can match is scanned for mixed words alone, in one pass; it must rewrite
-exactly what the three-alternative scan rewrites, on any text, or a disguise would be read
-in one reply and missed in another."""
+exactly what the three-alternative scan rewrites, on any text. And whether a word is read as
+the word it spells depends on the word alone: a reply holding an order id (which always sends
+it to the scan) and one without read a disguise alike, or it is free in one of them."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,3 +55,30 @@ def test_an_order_reply_is_scanned_in_one_pass_and_a_disguise_in_it_still_read()
     spaced = "Your order #w3886768: r e f u n d e d, item 8703543367."
     assert u._SPACED_OUT.search(spaced)
     assert "refunded" in u._undisguised(spaced, KNOWS)[0]
+
+
+IDS = "\norder #w3886768, gift_card_1167088, $35.72"
+"""What a retail reply holds: ids and amounts that always send it to the scan (on a line of
+its own: no disguise runs across a line break)."""
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts)
+def test_a_disguise_is_read_whatever_else_the_reply_holds(text: str) -> None:
+    alone, changes = u._undisguised(text, KNOWS)
+    assert u._undisguised(text + IDS, KNOWS) == (alone + IDS, changes)
+
+
+@pytest.mark.parametrize(
+    ("disguised", "word"),
+    [
+        ("we sent the ca$h back", "cash"),  # a sign the old shape test did not read as a digit
+        ("we r2e2f2u2n2d it", "refund"),  # single letters around a 2
+        ("r    e    f    u    n    d issued", "refund"),  # gaps wider than three characters
+        ("r\te\tf\tu\tn\td issued", "refund"),  # tabs
+        ("your re-fund is done", "refund"),
+    ],
+)
+def test_a_disguise_without_ids_around_it_is_read(disguised: str, word: str) -> None:
+    text, changes = u._undisguised(disguised, KNOWS)
+    assert word in text.split() and changes
