@@ -68,11 +68,13 @@ def counted(tree: Path, what: str, task: str, count: int, collector: bool) -> in
     return int(found.group(1).replace(",", ""))
 
 
-def per_run(tree: Path, what: str, task: str, count: int, collector: bool) -> float:
-    """Millions of instructions per reset or episode in ``tree``."""
+def per_run(tree: Path, what: str, task: str, count: int, collector: bool) -> tuple[float, int]:
+    """Millions of instructions per reset or episode in ``tree``, and the count of the child
+    drawing none (its start: it varies by some tens of millions from one run to the next, so
+    a per-reset figure moves by that over ``count``)."""
     with ThreadPoolExecutor(max_workers=2) as pool:  # the two children on two cores
         start, whole = pool.map(lambda n: counted(tree, what, task, n, collector), (0, count))
-    return (whole - start) / count / 1e6
+    return (whole - start) / count / 1e6, start
 
 
 def main() -> None:
@@ -93,10 +95,13 @@ def main() -> None:
     print(f"{'what':<8} {'task':<19} " + " ".join(f"{t.name:>12}" for t in trees))
     for what in ("reset", "episode"):
         for task in args.tasks.split(","):
-            counts = [per_run(tree, what, task, args.count, args.collector) for tree in trees]
+            runs = [per_run(tree, what, task, args.count, args.collector) for tree in trees]
+            counts = [c for c, _ in runs]
             ratio = f"   {counts[0] / counts[1]:.2f}x" if len(counts) > 1 else ""
             shown = " ".join(f"{c:11.1f}M" for c in counts)
-            print(f"{what:<8} {task:<19} {shown}{ratio}   (instructions per {what})")
+            starts = ", ".join(f"{s / 1e9:.3f}G" for _, s in runs)
+            print(f"{what:<8} {task:<19} {shown}{ratio}   (instructions per {what}; "
+                  f"the start {starts})")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -447,10 +447,7 @@ def consequence(
     customer counts, not a finding (the lexicon's facts stand). Kept on the clause: the
     reader asks it of a clause for its claims and again for its shape."""
     key = (consequence, lexicon, only_transfers)
-    found = clause.read.get(key, clause)  # the clause itself: not asked yet
-    if found is clause:
-        found = clause.read[key] = _consequence(clause, lexicon, only_transfers)
-    return found  # type: ignore[return-value]
+    return clause.kept(key, lambda: _consequence(clause, lexicon, only_transfers))
 
 
 def _consequence(clause: Clause, lexicon: Lexicon, only_transfers: bool) -> Consequence | None:

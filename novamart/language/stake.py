@@ -912,10 +912,7 @@ def gift_purpose(clause: Clause) -> bool:
     """ "To say sorry, ...", "As an apology, ...": what the rest of the sentence gives is a
     gift, whatever it names (not "I'm sorry for the trouble", an apology). Kept on the
     clause: the reader asks it of every clause before each one of its sentence."""
-    found = clause.read.get(gift_purpose)
-    if found is None:
-        found = clause.read[gift_purpose] = _runs(clause, GIFT_PURPOSE) and not _wishing(clause)
-    return found  # type: ignore[return-value]
+    return clause.kept(gift_purpose, lambda: _runs(clause, GIFT_PURPOSE) and not _wishing(clause))
 
 
 COVER = lemmaset("cover absorb foot pick waive")

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, TypeVar
 
 from novamart.language.unveil import Respell, fold_scripts, unveil
 
@@ -138,6 +138,9 @@ class Token(NamedTuple):
     value: float | None = None
 
 
+_T = TypeVar("_T")
+
+
 @dataclass(slots=True)
 class Clause:
     """A run of tokens with one predicate (roughly): the unit polarity and modality are read on."""
@@ -174,6 +177,13 @@ class Clause:
     read: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False)
     """What the reader's passes found in it, by pass (a clause is asked again by the passes
     around it); empty in a copy (``dataclasses.replace``), whose words may differ."""
+
+    def kept(self, key: Hashable, find: Callable[[], _T]) -> _T:
+        """``find()``, found once per clause under ``key`` (a pass and what it reads with)."""
+        if key in self.read:
+            return self.read[key]  # type: ignore[return-value]
+        found = self.read[key] = find()
+        return found
 
 
 def normalise(text: str, folded: bool = False) -> str:

@@ -164,7 +164,30 @@ def _spellings(word: str) -> list[str]:
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 _SHAPES = str.maketrans(dict.fromkeys(_LOWER, "a") | dict.fromkeys("0123456789@$", "0"))
 """Letters to "a", digits and the signs a mixed word holds to "0": a letter beside one is "a0"
-or "0a" (a superset of what _MIXED matches, told at C speed)."""
+or "0a" (a superset of what _MIXED matches), and a hyphen between letters "a-a", "a- a",
+"a-\ta", "a -a" or "a\t-a" (each a match of _HYPHENATED), told at C speed."""
+_HYPHENS = ("a-a", "a- a", "a-\ta", "a -a", "a\t-a")
+_SINGLES = str.maketrans(
+    dict.fromkeys(_LOWER, "a")
+    | dict.fromkeys("0123456789", "0")
+    | {c: " " for c in map(chr, range(128)) if not c.isalnum()}
+)
+"""An ASCII text's letters to "a", digits to "0", every other character to a space: letters
+spaced out are three one-letter words in a row, " a a a " (_SPACED_OUT's gaps are spaces and
+signs, and its letters stand alone)."""
+_THREE_SINGLES = re.compile(r" a +a +a ")
+
+
+def _rare(text: str, shapes: str) -> bool:
+    """Whether spaced-out letters or a hyphenated word match somewhere in ``text`` (``shapes``:
+    it translated by _SHAPES). A search for spaced-out letters scans every letter of a long
+    reply (0.1 ms in 4,000 characters), so an ASCII text is searched only when its one-letter
+    words hold three in a row; the hyphen's shapes are its matches."""
+    if any(h in shapes for h in _HYPHENS):
+        return True
+    if text.isascii() and not _THREE_SINGLES.search(f" {text.translate(_SINGLES)} "):
+        return False
+    return _SPACED_OUT.search(text) is not None
 
 
 Respell = Callable[[str], tuple[str, list[str]]]
@@ -187,10 +210,10 @@ def unveil(
 def _undisguised(text: str, known: Callable[[str], bool]) -> tuple[str, list[str]]:
     """``text`` with disguised letters read as the words they spell, and those rewrites.
     Whether a word is read so depends on it alone, never on what else the text holds: each
-    alternative of _SUSPECT is ruled out only when it cannot match anywhere (spaced-out
-    letters and a hyphenated word by a search, a mixed word by the text's shapes)."""
-    rare = _SPACED_OUT.search(text) or ("-" in text and _HYPHENATED.search(text))
+    alternative of _SUSPECT is ruled out only when it cannot match anywhere (``_rare``, and a
+    mixed word by the text's shapes)."""
     shapes = text.translate(_SHAPES)
+    rare = _rare(text, shapes)
     if not rare and "a0" not in shapes and "0a" not in shapes:
         return text, []
     changes: list[str] = []

@@ -22,6 +22,17 @@ KNOWS = known_words(lexicon_for(default_kernel().rulebook)).knows
 texts = st.text(alphabet="abcr3e1f0u@n$d2 .-\t_*x9", max_size=40)
 
 
+wider = st.text(alphabet="abre1f0u@n$d2 .-\t_*\n%\u2014\u00e9x", max_size=40)
+"""Also a line break, a currency, a dash and a letter beyond ASCII (no ASCII shape for them)."""
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wider)
+def test_the_cheap_test_for_spaced_or_hyphenated_words_is_their_search(text: str) -> None:
+    matches = bool(u._SPACED_OUT.search(text) or u._HYPHENATED.search(text))
+    assert u._rare(text, text.translate(u._SHAPES)) == matches
+
+
 def _marked(match: re.Match[str]) -> str:
     return f"<{match.group(0)}>"
 
@@ -82,3 +93,19 @@ def test_a_disguise_is_read_whatever_else_the_reply_holds(text: str) -> None:
 def test_a_disguise_without_ids_around_it_is_read(disguised: str, word: str) -> None:
     text, changes = u._undisguised(disguised, KNOWS)
     assert word in text.split() and changes
+
+
+@pytest.mark.parametrize(
+    "honest",
+    [
+        "your 2nd order ships on the 3rd",
+        "we sent us$50 back to your card",
+        "your b2b account and the 4k tv",
+        "the model x1-2 is in stock",
+        "i a m sorry: a, b and c are the options",
+    ],
+)
+def test_an_honest_reply_the_scan_now_reads_is_left_as_written(honest: str) -> None:
+    """The replies the old pre-check spared the scan (a 2 or a $ beside a letter, one-letter
+    words) and that now reach it: nothing in them spells a word the reader knows."""
+    assert u._undisguised(honest, KNOWS) == (honest, [])
