@@ -5,8 +5,9 @@
 2. Every evaluation runs in its own short-lived session, deleted in ``finally``, so
    the 1,024-session cap and the ~578 KB per session never accumulate.
 3. Negation is decided in phases asserted after the ordinary facts (see compile.py).
-4. A fact no rule stores, and an exception swallowed into the session state, are both
-   turned into ``EngineError`` on every evaluation.
+4. A fact no rule stores, and one a consequence asserts that no rule stores (which the
+   host would swallow into the session state), are both ``EngineError``: the runner runs
+   the actions itself (``RulesetRunner._act``) and reads every assertion's answer.
 6. Sessions are told apart by a 32-bit FNV-1a hash only: a new session id is never one
    whose hash is live, and a rulebook whose fact ids collide is refused.
 8. A ruleset name registers once per host: each rulebook version gets its own host.
@@ -59,13 +60,34 @@ class QuietHost(engine.Host):
         return self._resolve_action(action_name)
 
 
-def _action(name: str) -> Callable[[Any], None]:
+def _consequence(name: str) -> dict[str, Any] | None:
+    """The fact an action named ``name`` asserts (None: the sink, which asserts nothing)."""
     if name == SINK_ACTION:
-        return lambda c: None
+        return None
     if name.startswith(ASSERT_PREFIX):
-        fact = json.loads(name[len(ASSERT_PREFIX) :])
-        return lambda c: c.assert_fact(dict(fact))
+        return json.loads(name[len(ASSERT_PREFIX) :])
     raise EngineError(f"unknown action {name!r}")
+
+
+def _action(name: str) -> Callable[[Any], None]:
+    """The closure durable's host binds to an action name (``RulesetRunner._act`` runs the
+    actions itself; the host needs one to register the ruleset)."""
+    fact = _consequence(name)
+    return lambda c: None if fact is None else c.assert_fact(dict(fact))
+
+
+def _open_json(fact: dict[str, Any]) -> str:
+    """``fact`` as JSON up to the value of a last key ``sid`` (its value and brace to come)."""
+    return json.dumps(fact, ensure_ascii=False)[:-1] + (', "sid": ' if fact else '"sid": ')
+
+
+def _stored(result: tuple[int, ...], payload: str) -> None:
+    """Durable's answer to asserting ``payload``, read as its host reads it
+    (``Ruleset._handle_result``)."""
+    if result[0] == 1:
+        raise EngineError(f"no rule stores this fact: {payload}")
+    if result[0] == 2:
+        raise EngineError(f"fact asserted twice: {payload}")
 
 
 class _SessionIds:
@@ -111,9 +133,15 @@ class RulesetRunner:
         self._sids = _SessionIds()
         # The engine's ruleset lives in C: free it when this runner is collected (nothing
         # can evaluate on it then), but not at interpreter exit, when the engine goes anyway.
-        handle = self._host.get_ruleset(name)._handle
-        self._free = weakref.finalize(self, durable_rules_engine.delete_ruleset, handle)
+        self._handle = self._host.get_ruleset(name)._handle
+        self._free = weakref.finalize(self, durable_rules_engine.delete_ruleset, self._handle)
         self._free.atexit = False
+        self._consequences = {
+            rule: None if (fact := _consequence(r["run"])) is None else _open_json(fact)
+            for rule, r in definition.items()
+        }
+        """What each rule's action asserts (None: nothing), by rule name: its fact's JSON up
+        to the value of its last key, ``sid``, which a session's id completes."""
 
     def run(
         self, facts: dict[str, dict[str, Any]], derived: Iterable[dict[str, Any]] = ()
@@ -127,33 +155,64 @@ class RulesetRunner:
             ]
             batch += [{**fact, "sid": sid} for fact in derived]
             if batch:
-                self._assert(batch)
+                self._assert(batch, sid)
             for phase in PHASES:
-                self._assert({"kind": "phase", "name": phase, "id": f"phase:{phase}", "sid": sid})
-            state = self._host.get_state(self.name, sid)
-            if "exception" in state:
-                raise EngineError(f"a rule consequence failed: {state['exception']}")
+                phased = {"kind": "phase", "name": phase, "id": f"phase:{phase}", "sid": sid}
+                self._assert(phased, sid)
             derived = self._host.get_facts(self.name, sid)
         finally:
             self._delete(sid)
             self._sids.give_back(h)
         return sorted(derived, key=lambda f: f["id"])
 
-    def _assert(self, facts: dict[str, Any] | list[dict[str, Any]]) -> None:
+    def _assert(self, facts: dict[str, Any] | list[dict[str, Any]], sid: str) -> None:
+        """Assert ``facts`` (of session ``sid``) and run the actions they start, as durable's
+        host does (``Host.assert_fact``) without its per-action machinery (a closure object,
+        a promise, clock readings, the state parsed and written back as it was read): an
+        action here only asserts its rule's fact or nothing, so the host's engine calls are
+        made directly, in the host's order."""
+        assert_ = (
+            durable_rules_engine.assert_facts
+            if isinstance(facts, list)
+            else durable_rules_engine.assert_fact
+        )
+        payload = json.dumps(facts, ensure_ascii=False)
         try:
-            self._host.assert_fact(self.name, facts)
-        except engine.MessageNotHandledException as e:
-            raise EngineError(f"no rule stores this fact: {e.message}") from None
-        except engine.MessageObservedException as e:
-            raise EngineError(f"fact asserted twice: {e.message}") from None
+            result = assert_(self._handle, payload)
+            _stored(result, payload)
+            self._act(0 if result[0] == 3 else result[1], json.dumps(sid))
         except durable_rules_engine.error as e:
             raise EngineError(f"the engine refused a fact: {e}") from None
+
+    def _act(self, state_handle: int, sid: str) -> None:
+        """The actions an assertion started, one after another, each asserting its rule's
+        fact in session ``sid`` (its id as JSON): durable's ``Ruleset.do_actions`` and
+        ``_flush_actions``. A fact no rule stores or one asserted twice abandons the action:
+        an EngineError, where the host would leave an exception in the session's state."""
+        started = durable_rules_engine.start_action_for_state(self._handle, state_handle)
+        if not started:
+            return
+        state, message = started[0], json.loads(started[1])
+        while True:
+            fact = self._consequences[next(iter(message))]
+            if fact is not None:
+                payload = f"{fact}{sid}}}"
+                try:
+                    _stored(durable_rules_engine.assert_fact(self._handle, payload), payload)
+                except (EngineError, durable_rules_engine.error) as e:
+                    durable_rules_engine.abandon_action(self._handle, state_handle)
+                    raise EngineError(f"a rule consequence failed: {e}") from None
+            durable_rules_engine.update_state(self._handle, state)
+            following = durable_rules_engine.complete_and_start_action(self._handle, state_handle)
+            if not following:
+                return
+            message = json.loads(following)
 
     def _delete(self, sid: str) -> None:
         """Close the session (so one action has run in it, see compile.py), then free it."""
         close = {"kind": "phase", "name": CLOSE_PHASE, "id": f"phase:{CLOSE_PHASE}", "sid": sid}
         with contextlib.suppress(EngineError):
-            self._assert(close)
+            self._assert(close, sid)
         with contextlib.suppress(durable_rules_engine.error):
             self._host.delete_state(self.name, sid)
 
