@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from novamart.analyst.cases import policy_tasks
-from novamart.analyst.checks import check_rules
+from novamart.analyst.checks import check_rules, world_problems
 from novamart.analyst.cli_common import (
     RulesDirArgument,
     RulesDirOption,
@@ -50,6 +50,9 @@ def rules_check(
     except RulebookError as e:
         print_issues(e.issues, directory)
         raise typer.Exit(1) from None
+    if problems := world_problems(directory):
+        print_issues(problems, directory)
+        raise typer.Exit(1)
     console.print(
         f"[green]OK[/green] {len(rulebook.policies)} policies, "
         f"{len(rulebook.resolutions)} resolutions, {len(rulebook.examples)} examples "

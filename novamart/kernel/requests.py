@@ -315,6 +315,16 @@ class CallProof:
         that skips drawing the arguments of a call that cannot be granted."""
         return cls(rules, case, Call(resolution=resolution, arguments={}), asked=False)
 
+    @classmethod
+    def of_resolution(cls, rules: Granting, resolution: str) -> CallProof:
+        """What a call of ``resolution`` proves on a case of which nothing else is known (its
+        request's resolution alone): a policy it rules out grants on no such call, whatever
+        the case and the arguments (a rule-load check of which writes a request may get in
+        its place)."""
+        proof = cls(rules, Facts(), Call(resolution=resolution, arguments={}), asked=False)
+        proof.request = FactRecord({"resolution": resolution})
+        return proof
+
     def statuses(self) -> frozenset[Status | None]:
         """What ``granted_status`` can tell of the call on the whole case: one status when
         that is proven, else the few left."""

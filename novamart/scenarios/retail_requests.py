@@ -292,6 +292,52 @@ def instead_of(rulebook: Rulebook, request: Request, best: str | None) -> Call |
     return Call(resolution=best, arguments=arguments)
 
 
+def writes_in_place_problems(rules: RetailRules = AS_WRITTEN) -> tuple[str, ...]:
+    """Why the world cannot make a write the kernel may grant in place of a request its
+    families ask for (``instead_of`` gives it the request's arguments): one line per such
+    pair whose write needs an argument the request does not carry and that has no default.
+    A write is in place of the request when a policy granting it, and not the request's own
+    resolution (one granting both carries the request out), may grant on a case of which
+    only the request's resolution is known (the kernel's proof, ``CallProof.of_resolution``):
+    a policy that cannot grant on any such case raises none."""
+    return _writes_in_place_problems(rules, retail_kernel(rules).version)
+
+
+@functools.lru_cache(maxsize=256)
+def _writes_in_place_problems(rules: RetailRules, version: str) -> tuple[str, ...]:
+    kernel = retail_kernel(rules)
+    declared = kernel.rulebook.declared
+    families = world_spec(rules)["requests"]["families"]
+    asked = dict.fromkeys(r for family in families.values() for r in family["resolutions"])
+    problems = []
+    for resolution in asked:
+        proof = CallProof.of_resolution(kernel, resolution)
+        for best, write in declared.items():
+            if best == resolution or not write.effects or not write.arguments:
+                continue
+            carried = declared[resolution].arguments if resolution in declared else {}
+            missing = [
+                name
+                for name, argument in write.arguments.items()
+                if name not in carried and argument.default is None
+            ]
+            granters = ", ".join(
+                p.name
+                for p in kernel.granters(best)
+                if all(g.resolution != resolution for g in p.grants)  # else it is carried out
+                and proof.grants(p) is not False
+            )
+            if missing and granters:
+                problems.append(
+                    f"{best} may be granted in place of a {resolution} request (by {granters}) "
+                    f"and needs {', '.join(missing)}, which a {resolution} request does not "
+                    f"carry: give {'them' if len(missing) > 1 else 'it'} a default in "
+                    f"{best}'s arguments, or declare {'them' if len(missing) > 1 else 'it'} "
+                    f"on {resolution}"
+                )
+    return tuple(problems)
+
+
 def settle_all(
     world: World, requests: Iterable[Request], rules: RetailRules = AS_WRITTEN
 ) -> tuple[tuple[Settled, ...], World]:
@@ -311,6 +357,8 @@ def build_task(family: str, seed: int, rules: RetailRules = AS_WRITTEN) -> Retai
     family with ``gift_card_balance: drawn`` the task's world holds the balance drawn for its
     first request's gift card (else it is the seed's world)."""
     spec = world_spec(rules)["requests"]
+    if problems := writes_in_place_problems(rules):
+        raise ScenarioError(f"the retail rules cannot be drawn from: {'; '.join(problems)}")
     family_spec = spec["families"].get(family)
     if family_spec is None:
         known = ", ".join(spec["families"])
