@@ -312,28 +312,30 @@ def _writes_in_place_problems(rules: RetailRules, version: str) -> tuple[str, ..
     problems = []
     for resolution in asked:
         proof = CallProof.of_resolution(kernel, resolution)
+        carried = declared[resolution].arguments if resolution in declared else {}
         for best, write in declared.items():
             if best == resolution or not write.effects or not write.arguments:
                 continue
-            carried = declared[resolution].arguments if resolution in declared else {}
             missing = [
                 name
                 for name, argument in write.arguments.items()
                 if name not in carried and argument.default is None
             ]
+            if not missing:
+                continue
             granters = ", ".join(
                 p.name
                 for p in kernel.granters(best)
                 if all(g.resolution != resolution for g in p.grants)  # else it is carried out
                 and proof.grants(p) is not False
             )
-            if missing and granters:
+            if granters:
+                them = "them" if len(missing) > 1 else "it"
                 problems.append(
                     f"{best} may be granted in place of a {resolution} request (by {granters}) "
                     f"and needs {', '.join(missing)}, which a {resolution} request does not "
-                    f"carry: give {'them' if len(missing) > 1 else 'it'} a default in "
-                    f"{best}'s arguments, or declare {'them' if len(missing) > 1 else 'it'} "
-                    f"on {resolution}"
+                    f"carry: give {them} a default in {best}'s arguments, or declare {them} on "
+                    f"{resolution}"
                 )
     return tuple(problems)
 
