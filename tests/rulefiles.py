@@ -44,3 +44,18 @@ def move_window(rules: Path, old: int, new: int) -> None:
 
     head, _, examples = text.partition("examples:")
     path.write_text(head + "examples:" + re.sub(r"days_since_purchase: (\d+)", moved, examples))
+
+
+def give_store_credit_a_note(retail: Path, note: str) -> None:
+    """rules/retail (at ``retail``) with store_credit given an argument ``note`` declared as
+    ``note`` (``{type: text}``: required; with a default: not)."""
+    resolutions = retail / "resolutions.yaml"
+    text = resolutions.read_text()
+    changed = re.sub(
+        r"(  store_credit:\n(?:    .*\n)*?    arguments:\n(?:      .*\n)*?      item_ids: .*\n)",
+        rf"\1      note: {note}\n",
+        text,
+        count=1,
+    )
+    assert changed != text
+    resolutions.write_text(changed)

@@ -36,6 +36,7 @@ from novamart.server.drain import install_drain
 from novamart.server.guards import PayloadGuard
 from novamart.server.metrics import Metrics, install_metrics
 from novamart.server.offline import drop_external_stylesheets, install_offline_docs
+from novamart.server.preflight import StartRefused, refusal
 from novamart.server.rules_sync import RulesSync
 from novamart.server.served import served_environment
 from novamart.server.sessions import sessions_reaped_when_idle
@@ -68,8 +69,8 @@ def build_app(settings: ServerSettings) -> FastAPI:
     )
     kernel = default_kernel()  # the one every environment of this process resets on
     tools = resolution_tools()
-    if settings.rules_dir is not None:
-        kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)
+    if (why := refusal(settings, kernel, tools)) is not None:  # RULES_DIR loaded, retail drawn
+        raise StartRefused(why)
     sync = RulesSync(kernel, settings.shared_dir, tools)  # one version across the workers
     warm_up(lexicon_for(kernel.rulebook))  # before /ready says so, not on the first reply
     metrics = Metrics()

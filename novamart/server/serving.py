@@ -16,6 +16,9 @@ from pathlib import Path
 
 import uvicorn
 
+from novamart.analyst.checks import resolution_tools
+from novamart.kernel import default_kernel
+from novamart.server.preflight import StartRefused, refusal
 from novamart.server.settings import ServerSettings
 
 MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
@@ -80,6 +83,9 @@ def shared_state(settings: ServerSettings) -> str | None:
 def main() -> None:
     """Serve on HOST:PORT with WORKERS processes (``novamart serve``, the ``server`` script)."""
     settings = ServerSettings.from_environ()
+    several = settings.workers > 1  # a worker that cannot start is started again, and again
+    if several and (why := refusal(settings, default_kernel(), resolution_tools())) is not None:
+        raise StartRefused(why)
     made = shared_state(settings)
     print(banner(settings), flush=True)
     try:

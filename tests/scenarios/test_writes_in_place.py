@@ -6,7 +6,6 @@ lists and every draw refuses alike, while edits that keep the write makeable pas
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.retail_requests import build_task, writes_in_place_problems
 from novamart.scenarios.retail_world import RetailRules, world_spec
 from novamart.scenarios.tasks import RETAIL_DIR
+from tests.rulefiles import give_store_credit_a_note
 
 runner = CliRunner()
 
@@ -26,16 +26,7 @@ def edited(tmp_path: Path, note: str, goodwill_test: str | None = None) -> Path:
     """rules/retail with store_credit given a ``note`` argument declared as ``note``, and
     loyalty_goodwill's request test replaced by ``goodwill_test``."""
     rules = Path(shutil.copytree(RETAIL_DIR, tmp_path / "retail"))
-    resolutions = rules / "resolutions.yaml"
-    text = resolutions.read_text()
-    changed = re.sub(
-        r"(  store_credit:\n(?:    .*\n)*?    arguments:\n(?:      .*\n)*?      item_ids: .*\n)",
-        rf"\1      note: {note}\n",
-        text,
-        count=1,
-    )
-    assert changed != text
-    resolutions.write_text(changed)
+    give_store_credit_a_note(rules, note)
     if goodwill_test is not None:
         goodwill = rules / "loyalty_goodwill.yaml"
         old = "test: request.resolution in [return_items, store_credit]"
