@@ -29,7 +29,8 @@ def refusal(settings: ServerSettings, kernel: PolicyKernel, tools: Collection[st
     into ``kernel``) have a problem or a failing example, or a retail task's first case
     cannot be drawn from the retail rules (rules/retail: they do not load, their world does
     not, or a write the kernel may grant cannot be made). Drawing each task's seed 0 here
-    (a few ms each) also loads the retail rules before /ready says so, not on a first reset."""
+    (0.2 s in all, after 0.6 s loading the retail rules) also loads them before /ready says
+    so, not on a trainer's first retail reset."""
     if settings.rules_dir is not None:
         try:
             kernel.reload(settings.rules_dir, tools=tools, examples_must_pass=True)

@@ -66,13 +66,16 @@ def test_rules_with_a_problem_refuse_the_start_naming_it(tmp_path: Path, workers
     assert "standard_return.yaml:" in printed
 
 
-def test_retail_rules_whose_cases_cannot_be_drawn_refuse_the_start(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_retail_rules_whose_cases_cannot_be_drawn_refuse_the_start(
+    tmp_path: Path, workers: str
+) -> None:
     """store_credit, which the kernel grants in place of a late return, made to need an
     argument a return does not carry: every late-return reset would be refused, so the
     start is, naming the write and the argument."""
     root = _tree(tmp_path)
     give_store_credit_a_note(root / "rules" / "retail", "{type: text}")
-    printed = _refused(root, "--workers", "2")
+    printed = _refused(root, "--workers", workers)
     assert "NovaMart cannot start: the retail rules" in printed
     assert "store_credit" in printed and "note" in printed
 
