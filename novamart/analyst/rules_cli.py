@@ -35,6 +35,7 @@ from novamart.analyst.impact import DEFAULT_SHOWN, diff_rules
 from novamart.analyst.scenario_set import DEFAULT_SEEDS
 from novamart.kernel import RulebookError
 from novamart.kernel.coverage import CoverageReport
+from novamart.scenarios.retail_world import WORLD_FILE
 
 rules_app = typer.Typer(help="Check, test and compare the policy rule files.", no_args_is_help=True)
 
@@ -43,21 +44,33 @@ rules_app = typer.Typer(help="Check, test and compare the policy rule files.", n
 def rules_check(
     positional: RulesDirArgument = None, option: RulesDirOption = None, tool_check: ToolCheck = True
 ) -> None:
-    """Validate the rule files; exit 1 listing every problem (file, line, what to do)."""
+    """Validate the rule files, and those of each rulebook kept beside them (a subfolder with
+    a world: rules/retail); exit 1 listing every problem (file, line, what to do)."""
     directory = rules_dir(positional, option)
+    passed = [_checked(directory, tool_check)]
+    if directory.is_dir():
+        beside = (f for f in sorted(directory.iterdir()) if (f / WORLD_FILE).is_file())
+        passed += [_checked(folder, tool_check, folder.name) for folder in beside]
+    if not all(passed):  # every folder checked, each one's problems listed
+        raise typer.Exit(1)
+
+
+def _checked(directory: Path, tool_check: bool, name: str = "") -> bool:
+    """Whether ``directory`` passes every check; its problems printed, or its summary."""
     try:
         rulebook = check_rules(directory, tool_check)
     except RulebookError as e:
         print_issues(e.issues, directory)
-        raise typer.Exit(1) from None
+        return False
     if problems := world_problems(directory):
         print_issues(problems, directory)
-        raise typer.Exit(1)
+        return False
     console.print(
-        f"[green]OK[/green] {len(rulebook.policies)} policies, "
+        f"[green]OK[/green] {f'{name}: ' if name else ''}{len(rulebook.policies)} policies, "
         f"{len(rulebook.resolutions)} resolutions, {len(rulebook.examples)} examples "
         f"(version {rulebook.version})"
     )
+    return True
 
 
 Pattern = Annotated[

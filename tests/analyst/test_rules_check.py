@@ -13,7 +13,7 @@ from novamart.cli import app
 from novamart.kb.policies import article_id
 from novamart.kb.store import KnowledgeBase
 from novamart.kernel import load_rulebook
-from tests.rulefiles import edit, line_of, move_window
+from tests.rulefiles import copy_rules, edit, give_store_credit_a_note, line_of, move_window
 
 runner = CliRunner()
 
@@ -225,3 +225,20 @@ def test_yaml_aliases_are_refused_before_they_expand(rules: Path) -> None:
     code, [problem] = check(rules)  # answers at once: nothing walks the 4**39 items
     assert code == 1
     assert "bomb.yaml:1:" in problem and "anchors and aliases" in problem
+
+
+def test_the_retail_rules_kept_beside_are_checked_too(rules: Path, tmp_path: Path) -> None:
+    """The server plays rules/retail beside rules/ and refuses to start on retail rules its
+    cases cannot be drawn from; `rules check` of the folder says so first, naming the write
+    and the argument, beside the order rules' own verdict. (Two copies: a retail folder's
+    compiled rules are kept per folder for the process.)"""
+    result = runner.invoke(app, ["rules", "check", "--rules-dir", str(rules)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("OK 5 policies") and "OK retail: 8 policies" in result.output
+    edited = copy_rules(tmp_path / "edited")
+    give_store_credit_a_note(edited / "retail", "{type: text}")
+    result = runner.invoke(app, ["rules", "check", "--rules-dir", str(edited)])
+    assert result.exit_code == 1
+    assert result.output.startswith("OK 5 policies")  # the order rules are still fine
+    assert "store_credit may be granted in place of a return_items request" in result.output
+    assert "needs note" in result.output and f"in {edited / 'retail'}" in result.output
