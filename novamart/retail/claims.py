@@ -108,13 +108,14 @@ def asserted_writes(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys((c.resolution, c.clause) for c in claims))
 
 
-_held: Memo = {}
+_held = Memo()
 
 
 def _statuses(customer_id: str, worlds: tuple[World, ...]) -> Mapping[str, frozenset[str]]:
     """The statuses each of the customer's orders (by its number) and their items hold in
-    any of ``worlds`` (the episode's first and last); kept while they are the same objects
-    (read only: an episode's messages are checked again after every step)."""
+    any of ``worlds`` (the episode's first and last, its latest first: it holds them); kept
+    while they are the same objects (read only: an episode's messages are checked again after
+    every step)."""
     return kept_for(_held, worlds, customer_id, lambda: _held_statuses(customer_id, worlds))
 
 

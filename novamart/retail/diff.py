@@ -65,9 +65,9 @@ def _value(record: object, name: str) -> Any:
     return cents(value) if isinstance(value, float) else value
 
 
-_fields: Memo = {}
-_plans: Memo = {}
-_orders: Memo = {}
+_fields = Memo()
+_plans = Memo()
+_orders = Memo()
 
 
 def customer_fields(customer: Customer) -> Fields:
@@ -101,14 +101,14 @@ class WorldFields(Mapping[Ref, Any]):
     whose requests it judges, and compares the others by identity (``changed_worlds``)."""
 
     def __init__(self, world: World) -> None:
-        self.world = world
+        self.customers = world.customers  # not the world: a plan kept on it would hold it
         self._read: dict[str, Fields] = {}
 
     def customer(self, customer_id: str) -> Fields:
         """One customer's fields (none for a customer the world does not hold)."""
         found = self._read.get(customer_id)
         if found is None:
-            owner = next((c for c in self.world.customers if c.customer_id == customer_id), None)
+            owner = next((c for c in self.customers if c.customer_id == customer_id), None)
             found = self._read[customer_id] = {} if owner is None else customer_fields(owner)
         return found
 
@@ -119,11 +119,11 @@ class WorldFields(Mapping[Ref, Any]):
         return self.customer(ref.customer_id).get(ref, default)
 
     def __iter__(self) -> Iterator[Ref]:
-        for customer in self.world.customers:
+        for customer in self.customers:
             yield from customer_fields(customer)
 
     def __len__(self) -> int:
-        return sum(len(customer_fields(c)) for c in self.world.customers)
+        return sum(len(customer_fields(c)) for c in self.customers)
 
 
 def flatten(world: World) -> WorldFields:
@@ -187,15 +187,12 @@ def _plan(world: World, requests: Iterable[Request], rules: RetailRules) -> Plan
 
 
 def order_fields(fields: WorldFields, order_id: str) -> frozenset[Ref]:
-    """The fields of one order and its items (memoised per world: a plan's are asked for
+    """The fields of one order and its items (kept on ``fields``: a plan's are asked for
     after every step)."""
-    world = fields.world
-    return kept(_orders, (id(world), order_id), world, lambda: _order_fields(world, order_id))
+    return kept(_orders, order_id, fields, lambda: _order_fields(fields.customers, order_id))
 
 
-def _order_fields(world: World, order_id: str) -> frozenset[Ref]:
-    owner = next(
-        (c for c in world.customers if any(o.order_id == order_id for o in c.orders)), None
-    )
+def _order_fields(customers: tuple[Customer, ...], order_id: str) -> frozenset[Ref]:
+    owner = next((c for c in customers if any(o.order_id == order_id for o in c.orders)), None)
     mine = {} if owner is None else customer_fields(owner)
     return frozenset(r for r in mine if r.order_id == order_id)

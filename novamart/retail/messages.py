@@ -164,7 +164,7 @@ def _figures(settled: Settled, world: World) -> Iterator[float]:
         yield from (a - b for a, b in itertools.pairwise(figures))
 
 
-_verifiable: Memo = {}
+_verifiable = Memo()
 
 
 def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: World) -> frozenset:
@@ -173,7 +173,7 @@ def verifiable(plans: Iterable[Plan], world: World, customer_id: str, *ends: Wor
     each of ``ends``. Kept while the plans and worlds are the same objects (an episode is
     graded after every step, and only a write changes its world)."""
     plans = tuple(plans)
-    owners = (*plans, world, *ends)
+    owners = (*ends, *plans, world)  # the episode's world first: it holds the result
     return kept_for(
         _verifiable,
         owners,
@@ -213,7 +213,7 @@ class Communication:
     told without its reason."""
 
 
-_told: Memo = {}
+_told = Memo()
 
 
 def communication(
@@ -230,7 +230,7 @@ def communication(
     neither, and a trail keeps its messages' tuple until a message is sent)."""
     plans = tuple(plans)
     writes = tuple(s for s in trail.steps if s.kind == "write")
-    owners = (best, *plans, world, *ends, trail.messages, *writes)
+    owners = (*ends, best, *plans, world, trail.messages, *writes)  # held by the final world
     extra = (len(plans), len(ends), customer_id)
     return kept_for(
         _told, owners, extra, lambda: _communication(best, plans, world, customer_id, trail, ends)
@@ -256,7 +256,7 @@ def _communication(
     ]
     failed += [
         f"a claim the episode does not bear out, {kind} (step {m.step}): {clause!r}"
-        for m, kind, clause in unsupported(sent, trail, customer_id, reasons, world, *ends)[:1]
+        for m, kind, clause in unsupported(sent, trail, customer_id, reasons, *ends, world)[:1]
     ]
     if failed:  # fail closed: nothing the messages say earns anything
         return Communication(0.0, (), tuple(failed))

@@ -82,9 +82,9 @@ class Outcome:
         return frozenset(r for r in self.extra if r.customer_id != self.customer_id)
 
 
-_judged: Memo = {}
-_graded: Memo = {}
-_extra: Memo = {}
+_judged = Memo()
+_graded = Memo()
+_extra = Memo()
 
 
 def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome:
@@ -94,7 +94,7 @@ def outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcome
     extra fields are kept apart from the messages (a message changes whether a refusal was
     told, nothing of the world)."""
     writes = tuple(s for s in trail.steps if s.kind == "write")
-    owners = (best, final, trail.messages, *writes)
+    owners = (final, best, trail.messages, *writes)  # held by the final world
     return kept_for(
         _judged,
         owners,
@@ -118,12 +118,12 @@ def _outcome(best: Plan, final: World, trail: Trail, customer_id: str) -> Outcom
         requests.append(
             kept_for(
                 _graded,
-                (best, final),
+                (final, best),
                 (index, told, escalated),
                 lambda i=index, t=told: _request(i, best, ending, t, escalated),
             )
         )
-    extra = kept_for(_extra, (best, final), (), lambda: changed_worlds(best.world, final))
+    extra = kept_for(_extra, (final, best), (), lambda: changed_worlds(best.world, final))
     return Outcome(
         requests=tuple(requests),
         extra=extra - best.touched,

@@ -240,7 +240,7 @@ def absorb(world: World, customer_id: str, after: Facts) -> World:
     return _with_balance(world, customer_id, str(pay["payment_id"]), pay["balance"])
 
 
-_settled: Memo = {}
+_settled = Memo()
 
 
 def settle(
@@ -252,7 +252,17 @@ def settle(
     grader, the oracle and the customer on the very worlds the draw left."""
     version = retail_kernel(rules).version
     key = (id(world), rules, version, request.key())
-    return kept(_settled, key, world, lambda: _settle(world, request, rules, facts))
+    settled, after = kept(_settled, key, world, lambda: _moved(world, request, rules, facts))
+    return settled, world if after is None else after
+
+
+def _moved(
+    world: World, request: Request, rules: RetailRules, facts: Facts | None
+) -> tuple[Settled, World | None]:
+    """``_settle``, with None for a world the request leaves as it was: kept on that world,
+    the world itself would make a cycle the collector's full passes alone free."""
+    settled, after = _settle(world, request, rules, facts)
+    return settled, None if after is world else after
 
 
 def _settle(

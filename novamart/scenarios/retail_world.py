@@ -28,7 +28,7 @@ import yaml
 from novamart.kernel import CompiledRulebook, PolicyKernel
 from novamart.kernel.facts import FactSchema, FieldSpec
 from novamart.scenarios import catalogue
-from novamart.scenarios.kept import Memo, kept
+from novamart.scenarios.kept import Memo, kept_for
 from novamart.scenarios.plan import ScenarioError
 from novamart.scenarios.tasks import RETAIL_DIR
 
@@ -160,7 +160,7 @@ class World:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-_catalogues: Memo = {}
+_catalogues = Memo()
 
 
 def _catalogue_index(
@@ -170,7 +170,9 @@ def _catalogue_index(
         variants = {v.variant_id: v for p in products for v in p.variants}
         return {p.product_id: p for p in products}, variants
 
-    return kept(_catalogues, id(products), products, index)
+    if not products:
+        return index()
+    return kept_for(_catalogues, (products[0], products), (), index)  # kept on a product
 
 
 WORLDS_KEPT = 256
