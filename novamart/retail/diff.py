@@ -75,7 +75,7 @@ def customer_fields(customer: Customer) -> Fields:
     their items' (money to the cent). A world after a write shares every customer it did not
     change with the world before (frozen records, replaced along the path), so each customer
     is flattened once and then found by identity (the fields are shared: read only)."""
-    return kept(_fields, id(customer), customer, lambda: _flattened(customer))
+    return kept(_fields, (), customer, lambda: _flattened(customer))
 
 
 def _flattened(customer: Customer) -> Fields:

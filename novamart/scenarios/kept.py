@@ -68,7 +68,8 @@ def _kept(memo: Memo, key: Any, owners: tuple[object, ...], compute: Callable[[]
 
 def _entries(memo: Memo, owner: object) -> _Entries:
     """The memo's results kept on ``owner`` (its own table when ``owner`` has no
-    ``__dict__``). The id tells a copy of a record (``copy.copy`` shares the dict) from it."""
+    ``__dict__``). The id tells a record from a copy (``copy.copy`` copies the attributes,
+    so the copy's first look finds the original's results)."""
     held = getattr(owner, "__dict__", None)
     if held is None:
         return memo.elsewhere

@@ -169,8 +169,8 @@ class Talk:
 CASES_KEPT = 256
 """How many (task, profile) pairs ``case`` keeps (each is immutable): the seeds a trainer's
 groups or an evaluation's agents replay soon after. A case holds its worlds and what was
-kept about them, ~0.23 MB (``bench/bench_collector.py`` after 3,000 new compound cases: a
-process held 510 MB keeping 1,024 of them, 337 MB keeping 256)."""
+kept about them, ~0.23 MB (``bench/bench_collector.py 1500``: after 1,500 new compound
+cases a process held 501 MB keeping 1,024 of them, 328 MB keeping 256)."""
 
 
 def case(task: str, seed: int, rules: RetailRules = AS_WRITTEN) -> tuple[RetailTask, Profile]:

@@ -251,7 +251,7 @@ def settle(
     world (by identity) and request: the plan a task's draw settled is settled again by the
     grader, the oracle and the customer on the very worlds the draw left."""
     version = retail_kernel(rules).version
-    key = (id(world), rules, version, request.key())
+    key = (rules, version, request.key())
     settled, after = kept(_settled, key, world, lambda: _moved(world, request, rules, facts))
     return settled, world if after is None else after
 
